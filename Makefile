@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+# exynos-gki: topic branches of the modular Samsung Exynos series on
+# Debian's linux-source-6.1, and the tooling that builds, gates and boots
+# them. 'make' runs the main job, 'make test' the tests; see README.md.
+
+WORK ?= /var/cache/exynos-gki
+BRANCH ?= integration
+CONFIG ?= modular
+export WORK
+
+T := tools
+
+.PHONY: all deps tree topics integration build boot export request-pull \
+	resolve defconfig-check test bench clean-work
+
+all: deps
+	@$(T)/pipeline.sh
+
+deps:
+	@$(T)/deps.sh
+
+tree: deps
+	@$(T)/tree.sh
+
+topics: tree
+	@$(T)/topics.sh $(TOPIC)
+
+integration: topics
+	@$(T)/integration.sh
+
+build: integration
+	@$(T)/build.sh $(BRANCH) $(CONFIG)
+
+boot: integration
+	@$(T)/boot.sh $(BRANCH) $(CONFIG)
+
+export:
+	@test -n "$(TOPIC)" || { echo "usage: make export TOPIC=<name>" >&2; exit 2; }
+	@$(T)/export.sh $(TOPIC)
+
+request-pull:
+	@test -n "$(TOPIC)" || { echo "usage: make request-pull TOPIC=<name>" >&2; exit 2; }
+	@$(T)/request-pull.sh $(TOPIC)
+
+resolve:
+	@test -n "$(TOPIC)" || { echo "usage: make resolve TOPIC=<name>" >&2; exit 2; }
+	@$(T)/integration.sh --resolve $(TOPIC)
+
+defconfig-check: integration
+	@$(T)/defconfig-check.sh
+
+test: deps
+	@tests/run
+
+bench: deps
+	@$(T)/bench.sh

@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the exynos-gki tools. Sourced, never run.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK=${WORK:-/var/cache/exynos-gki}
+WORK=$(mkdir -p "$WORK" 2>/dev/null && cd "$WORK" && pwd) ||
+	{ echo "error: cannot create WORK=${WORK:-}: pick a writable directory with WORK=" >&2; exit 1; }
+KSRC=$WORK/linux
+TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+LOGDIR=$WORK/logs
+STATE=$KSRC/.git/exynos-gki
+mkdir -p "$LOGDIR"
+
+# One identity and one clock for everything the tools commit, so that the
+# same inputs give the same SHAs on every machine.
+export GIT_COMMITTER_NAME="exynos-gki tools"
+export GIT_COMMITTER_EMAIL="exynos-gki@invalid"
+BASE_DATE="2025-01-01T00:00:00+0000"
+export TZ=UTC LC_ALL=C
+
+die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+step() { printf '==> %s\n' "$*" >&2; }
+
+kgit() { git -C "$KSRC" -c core.autocrlf=false -c gc.auto=0 -c maintenance.auto=false -c advice.detachedHead=false "$@"; }
+
+# need CMD PACKAGE...: fail naming the Debian package when a tool is missing.
+need() {
+	while [ $# -ge 2 ]; do
+		command -v "$1" >/dev/null 2>&1 ||
+			die "'$1' not found: install Debian package '$2' (run 'make deps')"
+		shift 2
+	done
+}
+
+# conf_get FILE KEY [DEFAULT]: read 'key = value' lines; '#' starts a comment.
+conf_get() {
+	local v
+	v=$(sed -n "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*\\([^#]*\\).*/\\1/p" "$1" | tail -n1)
+	v=${v%"${v##*[![:space:]]}"}
+	if [ -n "$v" ]; then printf '%s\n' "$v"
+	elif [ $# -ge 3 ]; then printf '%s\n' "$3"
+	else die "$1: no '$2 = ...' line"
+	fi
+}
+
+# Topics in merge order, from topics/merge-order.
+topic_list() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/topics/merge-order" | awk '{print $1}'
+}
+
+topic_dir() {
+	[ -f "$TOP/topics/$1/topic.conf" ] ||
+		die "unknown topic '$1': topics/$1/topic.conf does not exist (known: $(topic_list | tr '\n' ' '))"
+	printf '%s\n' "$TOP/topics/$1"
+}
+
+topic_branch() { conf_get "$(topic_dir "$1")/topic.conf" branch "topic/$1"; }
+
+# The git revision a topic's base names: 'base' is the imported tree,
+# anything else is another topic.
+topic_base_rev() {
+	local b
+	b=$(conf_get "$(topic_dir "$1")/topic.conf" base base)
+	if [ "$b" = base ]; then base_tag; else topic_branch "$b"; fi
+}
+
+# Patch files of a topic, in series order, one path per line.
+topic_patches() {
+	local d p
+	d=$(topic_dir "$1")
+	[ -f "$d/series" ] || die "$d/series is missing: list the topic's patches there, one per line (an empty file for none)"
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$d/series" | while read -r p; do
+		[ -f "$d/$p" ] || die "topics/$1/series names '$p', which is not in topics/$1/: add the file or remove the line"
+		printf '%s\n' "$d/$p"
+	done
+}
+
+base_tag() {
+	[ -f "$STATE/base-tag" ] || die "no kernel tree in $KSRC: run 'make tree' first"
+	cat "$STATE/base-tag"
+}
+
+# Serialise runs on one WORK. flock is released by the kernel when the
+# holder dies, so a killed run never leaves a stale lock behind.
+take_lock() {
+	[ "${EXYNOS_GKI_LOCKED:-}" = "$WORK" ] && return 0
+	exec 9>"$WORK/.lock"
+	if ! flock -n 9; then
+		die "another exynos-gki run is using $WORK (pid $(cat "$WORK/.lock.pid" 2>/dev/null || echo '?')): wait for it to finish, or use another WORK="
+	fi
+	echo $$ >"$WORK/.lock.pid"
+	export EXYNOS_GKI_LOCKED=$WORK
+}
+
+# The kernel tree must hold nothing that a checkout could destroy.
+require_clean_tree() {
+	local dirty
+	[ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC: run 'make tree' first"
+	if [ -d "$KSRC/.git/rebase-apply" ] || [ -f "$KSRC/.git/MERGE_HEAD" ]; then
+		if [ -f "$STATE/running" ]; then
+			warn "recovering from an interrupted run ($(cat "$STATE/running")): aborting its git am/merge"
+			kgit am --abort >/dev/null 2>&1 || true
+			kgit merge --abort >/dev/null 2>&1 || true
+			kgit reset -q --hard
+			rm -f "$STATE/running"
+		else
+			die "$KSRC has a git am or merge in progress that exynos-gki did not start: finish it or run 'git -C $KSRC am --abort' / 'merge --abort'"
+		fi
+	fi
+	dirty=$(kgit status --porcelain --untracked-files=all --ignored=matching | head -n 20)
+	if [ -n "$dirty" ]; then
+		if [ -f "$STATE/running" ]; then
+			warn "recovering from an interrupted run ($(cat "$STATE/running")): resetting the kernel tree"
+			kgit reset -q --hard
+			kgit clean -qfdx
+			rm -f "$STATE/running"
+			return 0
+		fi
+		printf '%s\n' "$dirty" >&2
+		die "kernel tree $KSRC has local changes (listed above): commit them to a branch, or discard them with 'git -C $KSRC reset --hard && git -C $KSRC clean -fdx'"
+	fi
+}
+
+# Mark the tree as being modified by us, so that a killed run can be
+# told apart from a user's own work and recovered on the next run.
+begin_tree_op() { echo "$1 (pid $$)" >"$STATE/running"; }
+end_tree_op() { rm -f "$STATE/running"; }

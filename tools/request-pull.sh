@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make request-pull TOPIC=x: the pull request a subsystem maintainer gets
+# for topic/x, against the topic's base. URL= overrides where it is pulled
+# from (default: the T: line of MAINTAINERS.local, else the local tree).
+. "$(dirname "$0")/lib.sh"
+
+topic=${1:?usage: request-pull.sh TOPIC}
+branch=$(topic_branch "$topic")
+base=$(topic_base_rev "$topic")
+kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
+	die "branch $branch does not exist in $KSRC: run 'make topics' first"
+[ "$(kgit rev-list --count "$base..$branch")" -gt 0 ] ||
+	die "topic $topic has no commits on top of $base: there is nothing to pull"
+url=${URL:-$(awk -v b="$branch" '$1 == "T:" && $2 == "git" && $4 == b { print $3; exit }' "$TOP/MAINTAINERS.local")}
+[ -n "$url" ] && [ "${url#file://}" != "$url" ] && [ ! -d "${url#file://}" ] && url=
+url=${url:-$KSRC}
+# request-pull looks the branch up at the URL; it is there, so it passes.
+kgit request-pull "$base" "$url" "$branch:$branch"

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make topics [TOPIC=x]: build branch topic/<name> for each topic by applying
+# its series with 'git am' on its base. Fixed committer identity and
+# committer date = author date, so a series gives the same SHAs everywhere.
+# A topic that fails leaves its branch where it was; the others still build.
+. "$(dirname "$0")/lib.sh"
+
+need git git flock util-linux
+take_lock
+require_clean_tree
+
+# Inputs that decide a topic's commits; unchanged inputs mean no work.
+topic_key() {
+	{ kgit rev-parse "$2^{commit}"; cat "$(topic_dir "$1")/series"; topic_patches "$1" | xargs -r cat; } |
+		sha256sum | cut -d' ' -f1
+}
+
+# Explain a failed 'git am' from its output: which patch, file and hunk.
+am_failure() {
+	local topic=$1 log=$2 n patch
+	n=$(cat "$KSRC/.git/rebase-apply/next" 2>/dev/null || echo 1)
+	patch=$(topic_patches "$topic" | sed -n "${n}p")
+	printf 'error: topic %s: patch %s does not apply\n' "$topic" "${patch#"$TOP"/}" >&2
+	grep -E '^(error|fatal|Patch failed|Applying)' "$log" | sed 's/^/  /' >&2 || true
+	grep -q 'patch failed: ' "$log" &&
+		sed -n 's/.*patch failed: \(.*\):\([0-9]*\)$/  file \1, hunk at line \2/p' "$log" >&2
+	printf '  fix: rebase the patch onto its base (edit branch %s, then make export TOPIC=%s)\n' \
+		"$(topic_branch "$topic")" "$topic" >&2
+}
+
+build_topic() {
+	local t=$1 branch base key patches log
+	local IFS=$'\n' # patch paths are one per line
+	branch=$(topic_branch "$t")
+	base=$(topic_base_rev "$t")
+	kgit rev-parse -q --verify "$base^{commit}" >/dev/null ||
+		die "topic $t: its base '$base' does not exist (a base topic must come earlier in topics/merge-order and build)"
+	patches=$(topic_patches "$t")
+	key=$(topic_key "$t" "$base")
+	if [ "$(cat "$STATE/topic-$t.key" 2>/dev/null)" = "$key" ] &&
+		kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
+		return 0
+	fi
+	log=$LOGDIR/topics-$t.log
+	begin_tree_op "make topics: $t"
+	kgit checkout -q --detach "$base"
+	if [ -n "$patches" ] &&
+		! kgit am -q --committer-date-is-author-date $patches >"$log" 2>&1; then
+		am_failure "$t" "$log"
+		kgit am --abort >/dev/null 2>&1 || true
+		kgit reset -q --hard
+		end_tree_op
+		return 1
+	fi
+	kgit update-ref -m "make topics" "refs/heads/$branch" HEAD
+	echo "$key" >"$STATE/topic-$t.key"
+	end_tree_op
+}
+
+topics=${1:-$(topic_list)}
+failed=
+for t in $topics; do
+	step "topic $t"
+	( build_topic "$t" ) || failed="$failed $t"
+done
+kgit checkout -q --detach "$(base_tag)"
+
+printf '%-10s %-26s %7s  %s\n' TOPIC BASE COMMITS TIP
+for t in $topics; do
+	b=$(topic_branch "$t"); base=$(topic_base_rev "$t")
+	if tip=$(kgit rev-parse -q --verify "refs/heads/$b"); then
+		printf '%-10s %-26s %7s  %s%s\n' "$t" "$base" "$(kgit rev-list --count "$base..$tip")" \
+			"${tip:0:12}" "$(case " $failed " in *" $t "*) echo ' (FAILED: previous tip kept)';; esac)"
+	else
+		printf '%-10s %-26s %7s  %s\n' "$t" "$base" - "(FAILED: no branch)"
+	fi
+done
+[ -z "$failed" ] || die "topics failed to build:$failed (logs in $LOGDIR/topics-<name>.log)"
