@@ -45,8 +45,7 @@ merge_topic() {
 	if [ -z "$unresolved" ] && kgit rev-parse -q --verify MERGE_HEAD >/dev/null; then
 		kgit commit -q --no-edit --no-verify
 		printf '  %-8s merged %s, recorded resolution replayed for: %s\n' "$t" "${tip:0:12}" \
-			"$(kgit diff --name-only HEAD^1 HEAD | grep -Fx -f <(kgit diff --name-only "$base" "$tip") |
-				grep -Fx -f <(kgit diff --name-only "$base" HEAD^1) | tr '\n' ' ')"
+			"$(sed -n "s/^\(Resolved\|Staged\) '\(.*\)' using previous resolution.*/\2/p" "$LOGDIR/merge-$t.log" | tr '\n' ' ')"
 		return 0
 	fi
 	return 1

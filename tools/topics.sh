@@ -36,8 +36,8 @@ build_topic() {
 	base=$(topic_base_rev "$t")
 	kgit rev-parse -q --verify "$base^{commit}" >/dev/null ||
 		die "topic $t: its base '$base' does not exist (a base topic must come earlier in topics/merge-order and build)"
-	patches=$(topic_patches "$t")
-	key=$(topic_key "$t" "$base")
+	patches=$(topic_patches "$t") || return 1
+	key=$(topic_key "$t" "$base") || return 1
 	if [ "$(cat "$STATE/topic-$t.key" 2>/dev/null)" = "$key" ] &&
 		kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
 		return 0
@@ -62,7 +62,12 @@ topics=${1:-$(topic_list)}
 failed=
 for t in $topics; do
 	step "topic $t"
-	( build_topic "$t" ) || failed="$failed $t"
+	# errexit is off inside a tested subshell, so test its status apart.
+	set +e
+	(set -e; build_topic "$t")
+	rc=$?
+	set -e
+	[ "$rc" = 0 ] || failed="$failed $t"
 done
 kgit checkout -q --detach "$(base_tag)"
 
@@ -70,8 +75,11 @@ printf '%-10s %-26s %7s  %s\n' TOPIC BASE COMMITS TIP
 for t in $topics; do
 	b=$(topic_branch "$t"); base=$(topic_base_rev "$t")
 	if tip=$(kgit rev-parse -q --verify "refs/heads/$b"); then
-		printf '%-10s %-26s %7s  %s%s\n' "$t" "$base" "$(kgit rev-list --count "$base..$tip")" \
-			"${tip:0:12}" "$(case " $failed " in *" $t "*) echo ' (FAILED: previous tip kept)';; esac)"
+		n=$(kgit rev-list --count "$base..$tip")
+		note=$(conf_get "$(topic_dir "$t")/topic.conf" note '')
+		case " $failed " in *" $t "*) note="FAILED: previous tip kept" ;; esac
+		[ "$n" != 0 ] || [ -n "$note" ] || note="no commit"
+		printf '%-10s %-26s %7s  %s%s\n' "$t" "$base" "$n" "${tip:0:12}" "${note:+  ($note)}"
 	else
 		printf '%-10s %-26s %7s  %s\n' "$t" "$base" - "(FAILED: no branch)"
 	fi

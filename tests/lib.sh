@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+# Test helpers: TAP output, a scratch copy of this checkout, and scratch
+# WORK directories cloned (hard links) from one kernel import per run.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TEST_ROOT=${TEST_ROOT:-/var/tmp/exynos-gki-tests}
+mkdir -p "$TEST_ROOT"
+export TZ=UTC LC_ALL=C
+unset EXYNOS_GKI_LOCKED
+
+_n=0 _failed=0
+ok()      { _n=$((_n + 1)); echo "ok $_n - $*"; }
+not_ok()  { _n=$((_n + 1)); _failed=$((_failed + 1)); echo "not ok $_n - $*"; }
+diag()    { sed 's/^/# /'; }
+done_testing() { echo "1..$_n"; [ "$_failed" = 0 ]; }
+
+# check DESCRIPTION COMMAND...: one TAP line from a command's status.
+check() {
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+
+# run_tool CMD...: run, keeping status in $rc and output in $out.
+run_tool() {
+	out=$("$@" 2>&1)
+	rc=$?
+	return 0
+}
+has() { grep -qF -- "$1" <<<"$out" || { echo "# expected output to contain: $1"; diag <<<"$out"; return 1; }; }
+failed() { [ "$rc" != 0 ] || { echo "# expected a non-zero exit"; diag <<<"$out"; return 1; }; }
+passed() { [ "$rc" = 0 ] || { echo "# expected success, got exit $rc"; diag <<<"$out"; return 1; }; }
+
+# A copy of this checkout that a test may edit (topics, series, rerere),
+# committed so that 'git status' shows what the tools changed.
+scratch_checkout() {
+	SCRATCH=$(mktemp -d "$TEST_ROOT/checkout.XXXXXX")
+	(cd "$REPO" && git ls-files -z --cached --others --exclude-standard |
+		xargs -0 cp --parents -t "$SCRATCH")
+	git -C "$SCRATCH" init -q
+	git -C "$SCRATCH" add -A
+	git -C "$SCRATCH" -c user.name=test -c user.email=test@invalid commit -q -m scratch
+	T=$SCRATCH/tools
+}
+
+# One import of the tarball per test run; later WORKs are hard-link
+# clones (git replaces files by rename, so the pristine copy stays intact).
+pristine_work() {
+	local p=$TEST_ROOT/pristine
+	if [ ! -f "$p/linux/.git/exynos-gki/base-tag" ]; then
+		rm -rf "$p"
+		WORK=$p "$REPO/tools/tree.sh" >/dev/null 2>&1 || return 1
+	fi
+	echo "$p"
+}
+
+# fresh_work NAME: a scratch WORK holding an imported, untouched tree.
+fresh_work() {
+	local p w
+	p=$(pristine_work) || { echo "Bail out! cannot import the kernel tree"; exit 1; }
+	w=$TEST_ROOT/$1
+	rm -rf "$w"
+	mkdir -p "$w"
+	cp -al "$p/linux" "$w/linux"
+	rm -rf "$w/linux/.git/exynos-gki"
+	cp -a "$p/linux/.git/exynos-gki" "$w/linux/.git/"
+	export WORK=$w
+	KSRC=$w/linux
+}
+
+kgit() { git -C "$KSRC" "$@"; }
+tree_clean() { [ -z "$(kgit status --porcelain --untracked-files=all)" ] || { kgit status --short | diag; return 1; }; }
