@@ -94,30 +94,26 @@ take_lock() {
 	export EXYNOS_GKI_LOCKED=$WORK
 }
 
-# The kernel tree must hold nothing that a checkout could destroy.
+# The kernel tree must hold nothing that a checkout could destroy. A tree
+# left half-done by a killed run of ours (the 'running' marker, and we
+# hold the WORK lock) is put back to its last commit first.
 require_clean_tree() {
 	local dirty
 	[ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC: run 'make tree' first"
+	if [ -f "$STATE/running" ]; then
+		warn "recovering from an interrupted run ($(cat "$STATE/running")): resetting the kernel tree"
+		rm -f "$KSRC/.git/index.lock"
+		kgit am --abort >/dev/null 2>&1 || true
+		kgit merge --abort >/dev/null 2>&1 || true
+		kgit reset -q --hard
+		kgit clean -qfdx
+		rm -f "$STATE/running"
+	fi
 	if [ -d "$KSRC/.git/rebase-apply" ] || [ -f "$KSRC/.git/MERGE_HEAD" ]; then
-		if [ -f "$STATE/running" ]; then
-			warn "recovering from an interrupted run ($(cat "$STATE/running")): aborting its git am/merge"
-			kgit am --abort >/dev/null 2>&1 || true
-			kgit merge --abort >/dev/null 2>&1 || true
-			kgit reset -q --hard
-			rm -f "$STATE/running"
-		else
-			die "$KSRC has a git am or merge in progress that exynos-gki did not start: finish it or run 'git -C $KSRC am --abort' / 'merge --abort'"
-		fi
+		die "$KSRC has a git am or merge in progress that exynos-gki did not start: finish it, or run 'git -C $KSRC am --abort' (or 'merge --abort')"
 	fi
 	dirty=$(kgit status --porcelain --untracked-files=all --ignored=matching | head -n 20)
 	if [ -n "$dirty" ]; then
-		if [ -f "$STATE/running" ]; then
-			warn "recovering from an interrupted run ($(cat "$STATE/running")): resetting the kernel tree"
-			kgit reset -q --hard
-			kgit clean -qfdx
-			rm -f "$STATE/running"
-			return 0
-		fi
 		printf '%s\n' "$dirty" >&2
 		die "kernel tree $KSRC has local changes (listed above): commit them to a branch, or discard them with 'git -C $KSRC reset --hard && git -C $KSRC clean -fdx'"
 	fi

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# checkpatch gate: scripts/checkpatch.pl --strict on every patch of the
+# topic, 0 errors, 0 warnings, 0 checks. The only exceptions are the
+# message types listed in topics/<t>/checkpatch.profile, one per line with
+# the reason ("TYPE  reason"); a line without a reason is itself an error.
+. "$(dirname "$0")/lib.sh"
+
+[ "$TARGET" = integration ] && gate_skip "integration adds only merges and the manifest"
+profile=$(topic_dir "$TARGET")/checkpatch.profile
+ignore=
+if [ -f "$profile" ]; then
+	while read -r type reason; do
+		case $type in ''|\#*) continue ;; esac
+		[ -n "$reason" ] || gate_fail "$profile: '$type' has no reason: say why it is allowed"
+		ignore="$ignore${ignore:+,}$type"
+	done <"$profile"
+fi
+
+n=0 bad=0 errors=0 warnings=0 checks=0
+while read -r p; do
+	[ -n "$p" ] || continue
+	n=$((n + 1))
+	out=$(cd "$KSRC" && scripts/checkpatch.pl --strict --terse --show-types --no-summary \
+		${ignore:+--ignore "$ignore"} "$p" 2>&1) || true
+	e=$(grep -c ': ERROR:' <<<"$out" || true)
+	w=$(grep -c ': WARNING:' <<<"$out" || true)
+	c=$(grep -c ': CHECK:' <<<"$out" || true)
+	errors=$((errors + e)) warnings=$((warnings + w)) checks=$((checks + c))
+	if [ $((e + w + c)) -gt 0 ]; then
+		bad=$((bad + 1))
+		echo "${p#"$TOP"/}:"
+		sed 's/^/  /' <<<"$out"
+	fi
+done < <(topic_patches "$TARGET")
+summary="$n patches, $errors errors, $warnings warnings, $checks checks${ignore:+ (profile ignores $ignore)}"
+[ "$bad" = 0 ] && gate_pass "$summary"
+gate_fail "$summary"
