@@ -11,7 +11,7 @@ export WORK
 T := tools
 
 .PHONY: all deps tree topics integration build boot export request-pull \
-	resolve defconfig-check test bench clean-work
+	resolve check test bench clean-work
 
 all: deps
 	@$(T)/pipeline.sh
@@ -46,8 +46,8 @@ resolve:
 	@test -n "$(TOPIC)" || { echo "usage: make resolve TOPIC=<name>" >&2; exit 2; }
 	@$(T)/integration.sh --resolve $(TOPIC)
 
-defconfig-check: integration
-	@$(T)/defconfig-check.sh
+check: integration
+	@$(T)/check.sh $(TOPIC)
 
 test: deps
 	@tests/run

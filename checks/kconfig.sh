@@ -1,76 +1,79 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# kconfig gate: the series may turn selects into defaults, but must not
-# change any existing configuration.
-#  1. At the base, after every commit of every topic and at integration,
-#     arm64 defconfig and ARM32 exynos_defconfig / multi_v7_defconfig give a
+# kconfig gate: the series turns selects into defaults but must not change
+# any existing configuration.
+#  1. After every commit of the topic (or at the integration tip), arm64
+#     defconfig and ARM32 exynos_defconfig / multi_v7_defconfig give a
 #     .config byte-identical to the base's.
-#  2. Each topic's topics/<t>/kconfig-effect.config (when present) takes
-#     effect on the topic tip and not on the base: proof the change did
-#     something.
-# usage: checks/kconfig.sh [TOPIC...]
-. "$(dirname "$0")/../tools/lib.sh"
+#  2. topics/<t>/kconfig-effect.config, when present, takes effect on the
+#     topic tip and not on the base: proof that the change did something.
+. "$(dirname "$0")/lib.sh"
 . "$TOP/tools/kconfig.sh"
 
-need make make gcc gcc aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu \
+need make make aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu \
 	arm-linux-gnueabihf-gcc gcc-arm-linux-gnueabihf flex flex bison bison
 take_lock
 require_clean_tree
 
 TARGETS="arm64:defconfig arm:exynos_defconfig arm:multi_v7_defconfig"
 out=$WORK/kconfig
-mkdir -p "$out"
-topics=${*:-$(topic_list)}
+mkdir -p "$out/sums"
 base=$(base_tag)
 
-# config_sum REV ARCH:DEFCONFIG: sha256 of the .config that REV gives.
+# config_sum REV ARCH:DEFCONFIG: sha256 of the .config REV gives. The
+# result depends only on the source tree, so it is cached by tree SHA.
 config_sum() {
-	local rev=$1 arch=${2%%:*} target=${2#*:} dir
-	dir=$out/$arch-$target
-	kgit checkout -q --detach "$rev"
-	kconfig_make "$arch" "$dir" "$target" >"$dir.log" 2>&1 ||
-		die "make $target failed at $(kgit log -1 --format='%h %s' "$rev"), see $dir.log"
-	sha256sum <"$dir/.config" | cut -c1-16
+	local rev=$1 arch=${2%%:*} target=${2#*:} dir cache
+	cache=$out/sums/$(kgit rev-parse "$rev^{tree}")-$arch-$target
+	if [ ! -s "$cache" ]; then
+		dir=$out/$arch-$target
+		kgit checkout -q --detach "$rev"
+		kconfig_make "$arch" "$dir" "$target" >"$dir.log" 2>&1 ||
+			{ echo "make $target failed at $(kgit log -1 --format='%h %s' "$rev"), see $dir.log"; return 1; }
+		cp "$dir/.config" "$cache.config"
+		sha256sum <"$dir/.config" | cut -c1-16 >"$cache"
+	fi
+	cat "$cache"
 }
 
-begin_tree_op "kconfig check"
+begin_tree_op "kconfig gate"
 trap 'kgit checkout -q --detach "$base"; end_tree_op' EXIT
-fail=0
 declare -A ref
 for tg in $TARGETS; do ref[$tg]=$(config_sum "$base" "$tg"); done
-printf '%-9s %-12s %-60s %s\n' WHERE COMMIT SUBJECT "$TARGETS"
-revs() {
-	local t
-	for t in $topics; do
-		kgit rev-list --reverse "$(topic_base_rev "$t")..$(topic_branch "$t")" | sed "s/^/$t /"
-	done
-	kgit rev-parse -q --verify refs/heads/integration | sed 's/^/integration /'
-}
-while read -r where rev; do
-	line=
+
+if [ "$TARGET" = integration ]; then
+	revs=$(kgit rev-parse integration)
+else
+	revs=$(kgit rev-list --reverse "$(target_range)")
+fi
+n=0 changed=0
+for rev in $revs; do
+	n=$((n + 1)) line=
 	for tg in $TARGETS; do
 		s=$(config_sum "$rev" "$tg")
-		if [ "$s" = "${ref[$tg]}" ]; then line="$line identical"
-		else line="$line CHANGED"; fail=1
-			cp "$out/${tg%%:*}-${tg#*:}/.config" "$LOGDIR/kconfig-$where-${rev:0:12}-${tg#*:}.config"
+		if [ "$s" = "${ref[$tg]}" ]; then line="$line $tg=identical"; else
+			line="$line $tg=CHANGED"; changed=$((changed + 1))
+			diff "$out/sums/$(kgit rev-parse "$base^{tree}")-${tg%%:*}-${tg#*:}.config" \
+				"$out/sums/$(kgit rev-parse "$rev^{tree}")-${tg%%:*}-${tg#*:}.config" | sed 's/^/    /'
 		fi
 	done
-	printf '%-9s %-12s %-60.60s%s\n' "$where" "${rev:0:12}" "$(kgit log -1 --format=%s "$rev")" "$line"
-done < <(revs)
-
-# The effect proof: the fragment's options hold on the tip, not on base.
-for t in $topics; do
-	frag=$(topic_dir "$t")/kconfig-effect.config
-	[ -f "$frag" ] || continue
-	on_tip=$(kconfig_fragment_misses "$(topic_branch "$t")" "$frag" "$out/effect-$t")
-	on_base=$(kconfig_fragment_misses "$base" "$frag" "$out/effect-$t")
-	if [ -z "$on_tip" ] && [ -n "$on_base" ]; then
-		printf 'effect    %-12s %s takes effect on the topic, not on base (%s)\n' "$t" \
-			"topics/$t/kconfig-effect.config" "$(echo "$on_base" | head -n1)"
-	else
-		fail=1
-		printf 'effect    %-12s FAIL: %s\n' "$t" \
-			"${on_tip:-topics/$t/kconfig-effect.config already takes effect on base: it proves nothing}"
-	fi
+	printf '%s %s:%s\n' "$(kgit log -1 --format='%h' "$rev")" "$(kgit log -1 --format=' %s' "$rev" | cut -c1-60)" "$line"
 done
-[ "$fail" = 0 ] && echo "kconfig: PASS" || { echo "kconfig: FAIL (changed .config files kept in $LOGDIR)"; exit 1; }
+
+effect=
+frag=$TOP/topics/$TARGET/kconfig-effect.config
+if [ "$TARGET" != integration ] && [ -f "$frag" ]; then
+	on_tip=$(kconfig_fragment_misses "$(topic_branch "$TARGET")" "$frag" "$out/effect")
+	on_base=$(kconfig_fragment_misses "$base" "$frag" "$out/effect")
+	if [ -n "$on_tip" ]; then
+		echo "topics/$TARGET/kconfig-effect.config does not take effect on the topic: $on_tip"
+		changed=$((changed + 1))
+	elif [ -z "$on_base" ]; then
+		echo "topics/$TARGET/kconfig-effect.config takes effect on base too: it proves nothing"
+		changed=$((changed + 1))
+	else
+		effect=", kconfig-effect.config holds on the topic and not on base"
+	fi
+fi
+[ "$changed" = 0 ] && gate_pass "$n commits x 3 defconfigs identical to base$effect"
+gate_fail "$changed differences in $n commits (diffs above)"

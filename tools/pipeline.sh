@@ -10,7 +10,7 @@ steps=(
 	"tree|$TOP/tools/tree.sh"
 	"topics|$TOP/tools/topics.sh"
 	"integration|$TOP/tools/integration.sh"
-	"kconfig|$TOP/checks/kconfig.sh"
+	"check|$TOP/tools/check.sh"
 	"boot-builtin|$TOP/tools/boot.sh integration builtin"
 	"boot-modular|$TOP/tools/boot.sh integration modular"
 )
