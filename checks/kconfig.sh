@@ -54,7 +54,7 @@ for rev in $revs; do
 		if [ "$s" = "${ref[$tg]}" ]; then line="$line $tg=identical"; else
 			line="$line $tg=CHANGED"; changed=$((changed + 1))
 			diff "$out/sums/$(kgit rev-parse "$base^{tree}")-${tg%%:*}-${tg#*:}.config" \
-				"$out/sums/$(kgit rev-parse "$rev^{tree}")-${tg%%:*}-${tg#*:}.config" | sed 's/^/    /'
+				"$out/sums/$(kgit rev-parse "$rev^{tree}")-${tg%%:*}-${tg#*:}.config" | sed 's/^/    /' || true
 		fi
 	done
 	printf '%s %s:%s\n' "$(kgit log -1 --format='%h' "$rev")" "$(kgit log -1 --format=' %s' "$rev" | cut -c1-60)" "$line"

@@ -31,7 +31,7 @@ matches() {
 owner() {
 	awk '/^[A-Z0-9]/ && !/^[A-Z]:/ { name = $0 } /^F:/ { print name "\t" $2 }' "$MNT" |
 		while IFS=$'\t' read -r name pat; do
-			matches "$1" "$pat" && echo "$name"
+			if matches "$1" "$pat"; then echo "$name"; fi
 		done | sort -u | paste -sd';' -
 }
 

@@ -6,7 +6,7 @@ scratch_checkout
 fresh_work robust
 
 # Local edits in the kernel tree are never overwritten.
-echo "# local edit" >>"$KSRC/drivers/clk/samsung/Kconfig"
+sed -i '$a # local edit' "$KSRC/drivers/clk/samsung/Kconfig"
 echo "scratch" >"$KSRC/my-notes.txt"
 run_tool "$T/topics.sh"
 check "dirty tree: refused, naming the files and the fix" eval 'failed &&

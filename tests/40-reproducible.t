@@ -31,7 +31,7 @@ check "re-exporting an unchanged branch changes nothing" eval \
 kgit checkout -q topic/clk
 kgit -c user.name="Test Author" -c user.email=test@invalid commit -q --amend \
 	-m "$(kgit log -1 --format=%B | sed '3s/.*/Reworded by the maintainer./')"
-echo "# a comment" >>"$KSRC/drivers/clk/samsung/Makefile"
+sed -i '$a # a comment' "$KSRC/drivers/clk/samsung/Makefile"
 kgit -c user.name="Test Author" -c user.email=test@invalid commit -q -a \
 	-m "clk: samsung: note in the Makefile" -m "Why: a test." -m "Signed-off-by: Test Author <test@invalid>"
 edited=$(kgit rev-parse HEAD^{tree})

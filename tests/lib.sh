@@ -36,6 +36,7 @@ passed() { [ "$rc" = 0 ] || { echo "# expected success, got exit $rc"; diag <<<"
 # committed so that 'git status' shows what the tools changed.
 scratch_checkout() {
 	SCRATCH=$(mktemp -d "$TEST_ROOT/checkout.XXXXXX")
+	trap 'rm -rf "$SCRATCH"' EXIT
 	(cd "$REPO" && git ls-files -z --cached --others --exclude-standard |
 		xargs -0 cp --parents -t "$SCRATCH")
 	git -C "$SCRATCH" init -q
@@ -45,7 +46,8 @@ scratch_checkout() {
 }
 
 # One import of the tarball per test run; later WORKs are hard-link
-# clones (git replaces files by rename, so the pristine copy stays intact).
+# clones. git replaces files by rename, so the pristine copy stays intact;
+# a test that edits a tree file must do the same (sed -i, not >>).
 pristine_work() {
 	local p=$TEST_ROOT/pristine
 	# A no-op in seconds when the import exists and the tarball is the same.
@@ -69,3 +71,31 @@ fresh_work() {
 
 kgit() { git -C "$KSRC" "$@"; }
 tree_clean() { [ -z "$(kgit status --porcelain --untracked-files=all)" ] || { kgit status --short | diag; return 1; }; }
+
+# seed_patch TOPIC NAME SUBJECT SIGNOFF DIFF: add a patch with a seeded
+# defect at the end of a topic's series in the scratch checkout. SIGNOFF
+# is 'yes' or 'no'. unseed TOPIC NAME takes it out again.
+seed_patch() {
+	local t=$1 name=$2 subject=$3 sob=$4 diff=$5
+	{
+		printf 'From: Test Author <test@invalid>\nDate: Tue, 1 Dec 2026 00:00:00 +0000\n'
+		printf 'Subject: [PATCH] %s\n\n' "$subject"
+		printf 'This patch is a seeded defect for a self-test of the gates; it\nmust never pass them.\n'
+		[ "$sob" = yes ] && printf '\nSigned-off-by: Test Author <test@invalid>\n'
+		printf -- '---\n%s\n' "$diff"
+	} >"$SCRATCH/topics/$t/$name"
+	echo "$name" >>"$SCRATCH/topics/$t/series"
+}
+unseed() {
+	rm -f "$SCRATCH/topics/$1/$2"
+	sed -i "/^$2\$/d" "$SCRATCH/topics/$1/series"
+}
+
+# new_file_diff PATH LINE...: a diff that creates PATH with these lines.
+new_file_diff() {
+	local path=$1
+	shift
+	printf 'diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n' \
+		"$path" "$path" "$path" $#
+	printf '+%s\n' "$@"
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The gates that need no kernel build pass on the real topics, and each
+# fails on a seeded defect, naming it.
+. "$(dirname "$0")/lib.sh"
+scratch_checkout
+fresh_work gates-cheap
+run_tool "$T/topics.sh"
+run_tool "$T/integration.sh"
+
+run_tool "$T/check.sh"
+check "every gate passes on the real topics and integration" eval 'passed && has "check: PASS"'
+check "one line per gate and target, and JSON for bots" eval \
+	'has "checkpatch  clk          PASS" && has "kconfig     integration  PASS" && python3 -m json.tool "$WORK/check.json" >/dev/null'
+run_tool "$T/check.sh"
+check "a second run with nothing changed reuses every result" eval \
+	'passed && test "$(grep -c "(cached)" <<<"$out")" -ge 16 && ! grep -q " ran$" <<<"$out"'
+
+# gate TOPIC GATE: rebuild the topics and run one gate on one topic.
+gate() { "$T/topics.sh" >/dev/null 2>&1; run_tool "$SCRATCH/checks/$2.sh" "$1"; }
+
+seed_patch clk zz-style.patch "clk: samsung: add a helper" yes \
+	"$(new_file_diff drivers/clk/samsung/zz-style.c '// SPDX-License-Identifier: GPL-2.0' 'int zz_style(int x)' '{' '	if(x) return 1;' '	return 0;' '}')"
+gate clk checkpatch
+check "checkpatch: fails on a coding-style error and names it" eval \
+	'failed && has "topics/clk/zz-style.patch" && has "ERROR:SPACING"'
+echo "SPACING" >"$SCRATCH/topics/clk/checkpatch.profile"
+gate clk checkpatch
+check "checkpatch: a profile line without a reason is refused" eval 'failed && has "has no reason"'
+rm "$SCRATCH/topics/clk/checkpatch.profile"
+unseed clk zz-style.patch
+
+seed_patch clk zz-scope.patch "clk: samsung: touch pin control" yes \
+	"$(new_file_diff drivers/pinctrl/samsung/zz-scope.txt 'owned by another topic')"
+gate clk scope
+check "scope: fails on a file of another topic and names patch, file and owner" eval \
+	'failed && has "topics/clk/zz-scope.patch: touches drivers/pinctrl/samsung/zz-scope.txt" && has "EXYNOS-GKI PINCTRL TOPIC"'
+unseed clk zz-scope.patch
+
+seed_patch soc zz-nosob.patch "soc: samsung: an unsigned change" no \
+	"$(new_file_diff drivers/soc/samsung/zz-nosob.txt 'no sign-off')"
+gate soc provenance
+check "provenance: fails on a missing Signed-off-by and names the commit" eval \
+	'failed && has "soc: samsung: an unsigned change: no '"'"'Signed-off-by: Test Author <test@invalid>'"'"'"'
+unseed soc zz-nosob.patch
+seed_patch soc zz-prefix.patch "misc: wrong subsystem prefix" yes \
+	"$(new_file_diff drivers/soc/samsung/zz-prefix.txt 'prefix')"
+gate soc provenance
+check "provenance: fails on a subject without the subsystem prefix" eval \
+	'failed && has "subject does not start with one of: soc: samsung:"'
+unseed soc zz-prefix.patch
+
+seed_patch soc zz-usi.patch "soc: samsung: stop enabling USI by default" yes \
+"diff --git a/drivers/soc/samsung/Kconfig b/drivers/soc/samsung/Kconfig
+--- a/drivers/soc/samsung/Kconfig
++++ b/drivers/soc/samsung/Kconfig
+@@ -29,3 +29,3 @@
+ 	tristate \"Exynos USI (Universal Serial Interface) driver\"
+-	default ARCH_EXYNOS && ARM64
++	default n
+ 	depends on ARCH_EXYNOS || COMPILE_TEST"
+gate soc kconfig
+check "kconfig: fails on a Kconfig change that alters defconfig, naming commit and option" eval \
+	'failed && has "stop enabling USI by default: arm64:defconfig=CHANGED" && has "CONFIG_EXYNOS_USI"'
+unseed soc zz-usi.patch
+echo "CONFIG_COMMON_CLK_SAMSUNG=m" >>"$SCRATCH/topics/soc/kconfig-effect.config"
+gate soc kconfig
+check "kconfig: fails when the effect fragment does not take effect on the topic" eval \
+	'failed && has "does not take effect on the topic: CONFIG_COMMON_CLK_SAMSUNG=m (got y"'
+git -C "$SCRATCH" checkout -q -- topics/soc/kconfig-effect.config
+gate soc kconfig
+check "kconfig: back to PASS once the defect is gone" passed
+done_testing
