@@ -8,7 +8,7 @@
 #  2. topics/<t>/kconfig-effect.config, when present, takes effect on the
 #     topic tip and not on the base: proof that the change did something.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/tools/kconfig.sh"
+. "$TOP/tools/kbuild.sh"
 
 need make make aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu \
 	arm-linux-gnueabihf-gcc gcc-arm-linux-gnueabihf flex flex bison bison

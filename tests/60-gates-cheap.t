@@ -65,7 +65,7 @@ unseed soc zz-usi.patch
 echo "CONFIG_COMMON_CLK_SAMSUNG=m" >>"$SCRATCH/topics/soc/kconfig-effect.config"
 gate soc kconfig
 check "kconfig: fails when the effect fragment does not take effect on the topic" eval \
-	'failed && has "does not take effect on the topic: CONFIG_COMMON_CLK_SAMSUNG=m (got y"'
+	'failed && has "does not take effect on the topic: config: CONFIG_COMMON_CLK_SAMSUNG: topics/soc/kconfig-effect.config:5 asks for m, olddefconfig gave y"'
 git -C "$SCRATCH" checkout -q -- topics/soc/kconfig-effect.config
 gate soc kconfig
 check "kconfig: back to PASS once the defect is gone" passed

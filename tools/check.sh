@@ -15,14 +15,16 @@ mkdir -p "$cache"
 
 # input_key GATE TARGET: everything the gate's verdict depends on.
 input_key() {
-	local gate=$1 target=$2 dirs
+	local gate=$1 target=$2 dirs d b
 	if [ "$target" = integration ]; then dirs=$TOP/topics; else dirs=$TOP/topics/$target; fi
 	{
 		cat "$TOP/checks/$gate.sh" "$TOP/checks/lib.sh" "$TOP"/tools/*.sh "$TOP/MAINTAINERS.local"
-		find "$dirs" "$TOP/boot/configs" "$TOP/coccinelle" -type f 2>/dev/null | LC_ALL=C sort | xargs -r cat
+		for d in "$dirs" "$TOP/boot/configs" "$TOP/coccinelle"; do
+			[ -d "$d" ] && find "$d" -type f
+		done | LC_ALL=C sort | xargs -r cat
 		kgit rev-parse "$(base_tag)"
-		if [ "$target" = integration ]; then kgit rev-parse -q --verify integration
-		else kgit rev-parse -q --verify "$(topic_branch "$target")"; fi
+		if [ "$target" = integration ]; then b=integration; else b=$(topic_branch "$target"); fi
+		kgit rev-parse -q --verify "$b" || echo "no branch $b"
 	} | sha256sum | cut -d' ' -f1
 }
 

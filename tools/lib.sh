@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared helpers for the exynos-gki tools. Sourced, never run.
 set -euo pipefail
+# A die() inside $(...) must stop the caller, not just the subshell.
+shopt -s inherit_errexit
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${WORK:-/var/cache/exynos-gki}

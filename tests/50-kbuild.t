@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# tools/kbuild.sh on made-up inputs, in seconds: the console verdict of
+# boot.sh, the option check of build.sh, and which topic fragments a
+# revision gets. No kernel tree, build or QEMU.
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d "$TEST_ROOT/kbuild.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export WORK=$tmp/work
+# shellcheck source=tools/lib.sh
+. "$REPO/tools/lib.sh"
+# shellcheck source=tools/kbuild.sh
+. "$REPO/tools/kbuild.sh"
+set +e
+
+# verdict NAME RC WANT TEXT: the verdict on console TEXT (printf %b
+# escapes) and qemu status RC starts with WANT.
+verdict() {
+	local got
+	printf '%b' "$4" >"$tmp/console"
+	got=$(kb_verdict "$tmp/console" "$2")
+	if [ "${got#"$3"}" != "$got" ]; then ok "verdict: $1"; else
+		not_ok "verdict: $1"
+		echo "# want '$3...', got '$got'"
+	fi
+}
+
+ok2='KTAP version 1\r\n1..2\r\nok 1 mount proc\r\nok 2 load rtc-s3c\r\n'
+verdict "clean boot with CRLF line ends" 0 "PASS 2 2" "Booting Linux\r\n$ok2"
+verdict "an empty plan passes" 0 "PASS 0 0" 'KTAP version 1\n1..0\n'
+verdict "'not ok' fails, naming the line" 0 "FAIL line 4: not ok 2 b # EPERM" \
+	'KTAP version 1\n1..2\nok 1 a\nnot ok 2 b # EPERM\n'
+for pat in "Kernel panic - not syncing: x" "Internal error: Oops: 96000004" "BUG: sleeping function" \
+	"WARNING: CPU: 0 PID: 1 at drivers/clk/clk.c:1" "rtc_s3c: Unknown symbol foo (err -2)" \
+	"Section mismatch in reference"; do
+	verdict "'$pat' fails, naming the line" 0 "FAIL line 2: $pat" "Booting\n$pat\n$ok2"
+done
+verdict "the first offending line is the one named" 0 "FAIL line 1: WARNING: first" \
+	'WARNING: first\nKTAP version 1\n1..1\nnot ok 1 x\n'
+verdict "no KTAP plan fails" 0 "FAIL no KTAP plan" 'Booting\nRun /init\n'
+verdict "fewer results than planned fails" 0 "FAIL the plan says 3 results, /init reported 1" \
+	'KTAP version 1\n1..3\nok 1 a\n'
+verdict "a timeout fails, naming the last line" 124 "FAIL timeout; last console line: ok 2" "$ok2"
+verdict "a timeout with a silent console says so" 124 "FAIL timeout; the console stayed empty" ''
+verdict "a qemu error fails" 1 "FAIL qemu exited with status 1" "$ok2"
+
+# The option check: the last fragment naming an option is the one asking.
+printf 'CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\nCONFIG_D=y\nCONFIG_S="x y"\n' >"$tmp/f1.config"
+printf 'CONFIG_B=y\n' >"$tmp/f2.config"
+printf 'CONFIG_A=y\nCONFIG_B=y\nCONFIG_S="x y"\n# CONFIG_D is not set\n' >"$tmp/.config"
+kb_check_config "$tmp/.config" "$tmp/f1.config" "$tmp/f2.config" 2>"$tmp/err"
+rc=$?
+check "option check: fails naming option, fragment:line and both values" eval \
+	'[ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	grep -qx "config: CONFIG_D: $tmp/f1.config:4 asks for y, olddefconfig gave n (is not set)" "$tmp/err" ||
+	{ diag <"$tmp/err"; false; }'
+printf 'CONFIG_Z=m\n' >"$tmp/f3.config"
+kb_check_config "$tmp/.config" "$tmp/f3.config" 2>"$tmp/err"
+check "option check: an option missing from .config is named as such" eval \
+	'grep -q "^config: CONFIG_Z: .* asks for m, olddefconfig gave nothing (not in .config" "$tmp/err"'
+sed -i 's/^# CONFIG_D is not set/CONFIG_D=y/' "$tmp/.config"
+check "option check: passes when all is as asked" kb_check_config "$tmp/.config" "$tmp/f1.config" "$tmp/f2.config"
+
+check "build directory names: slashes become dashes" eval \
+	'[ "$(kb_outdir topic/clk modular)" = "$WORK/build/topic-clk-modular" ]'
+
+# Topic fragments count only for revisions that contain the topic branch.
+(
+	set -e
+	TOP=$tmp/top KSRC=$tmp/linux KB_CONFIGS=$tmp/top/boot/configs
+	mkdir -p "$KB_CONFIGS" "$TOP/topics/foo" "$TOP/topics/bar" "$TOP/topics/baz" "$KSRC"
+	touch "$KB_CONFIGS/virt.config" "$KB_CONFIGS/modular.config" "$KB_CONFIGS/builtin.config"
+	printf '# order\nfoo\nbar\nbaz\n' >"$TOP/topics/merge-order"
+	printf 'fragment = topics/foo/mod.config\n' >"$TOP/topics/foo/topic.conf"
+	touch "$TOP/topics/foo/mod.config" "$TOP/topics/foo/builtin.config"
+	touch "$TOP/topics/bar/topic.conf" "$TOP/topics/bar/modular.config" "$TOP/topics/baz/topic.conf"
+	git -C "$KSRC" init -q -b base
+	git -C "$KSRC" -c user.name=t -c user.email=t@t commit -q --allow-empty -m base
+	git -C "$KSRC" branch topic/foo
+	git -C "$KSRC" checkout -q topic/foo
+	git -C "$KSRC" -c user.name=t -c user.email=t@t commit -q --allow-empty -m foo
+	# bar has no branch yet, baz no fragment: neither is ever included.
+	kb_fragments base modular
+	[ "${#KB_FRAGMENTS[@]}" = 2 ]
+	kb_fragments topic/foo modular
+	[ "${KB_FRAGMENTS[*]:2}" = "$TOP/topics/foo/mod.config" ]
+	kb_fragments topic/foo builtin
+	[ "${KB_FRAGMENTS[*]:2}" = "$TOP/topics/foo/builtin.config" ]
+	EXTRA_FRAGMENT=$TOP/topics/bar/modular.config kb_fragments base modular
+	[ "${KB_FRAGMENTS[*]:2}" = "$TOP/topics/bar/modular.config" ]
+) >"$tmp/err" 2>&1
+rc=$?
+check "topic fragments: only those of topics merged into the revision, then EXTRA_FRAGMENT" eval \
+	'[ $rc = 0 ] || { diag <"$tmp/err"; false; }'
+
+check "boot/init.c compiles with -static -O2 -Wall -Wextra -Werror" \
+	aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$tmp/init" "$REPO/boot/init.c"
+
+done_testing

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The main job's check: the integration branch builds and boots in QEMU
+# with the Samsung drivers built in and as modules; the build refuses a
+# fragment option that olddefconfig dropped; the console judge catches a
+# panic. Build directories are reused across runs of this test.
+. "$(dirname "$0")/lib.sh"
+scratch_checkout
+export WORK=$TEST_ROOT/boot
+KSRC=$WORK/linux
+# Keep the build directories between runs: only the tree is made anew.
+if [ -d "$KSRC" ]; then
+	run_tool "$T/tree.sh"
+	[ "$rc" = 0 ] || rm -rf "$KSRC"
+fi
+[ -d "$KSRC" ] || { p=$(pristine_work) && cp -al "$p/linux" "$KSRC" &&
+	rm -rf "$KSRC/.git/exynos-gki" && cp -a "$p/linux/.git/exynos-gki" "$KSRC/.git/"; }
+run_tool "$T/topics.sh"
+run_tool "$T/integration.sh"
+check "integration branch is there to boot" passed
+
+for cfg in builtin modular; do
+	run_tool "$T/boot.sh" integration "$cfg"
+	echo "$out" | grep -E '^(build|boot): ' | diag
+	check "integration $cfg: builds and boots, every KTAP result ok" eval \
+		'passed && has "boot: PASS integration $cfg"'
+done
+check "modular: the Samsung modules load in QEMU" eval \
+	'has "ok 9 load rtc-s3c" && has "load exynos_chipid" && has "load exynos-usi"'
+check "the build leaves the kernel tree clean" tree_clean
+
+printf 'CONFIG_COMMON_CLK_SAMSUNG=m\n' >"$TEST_ROOT/dropped.config"
+EXTRA_FRAGMENT=$TEST_ROOT/dropped.config run_tool "$T/build.sh" integration modular
+check "a fragment option that olddefconfig drops fails the build, naming it" eval 'failed &&
+	has "CONFIG_COMMON_CLK_SAMSUNG: " && has "asks for m, olddefconfig gave y" && has "dropped.config"'
+
+BOOT_APPEND=rdinit=/nonexistent BOOT_TIMEOUT=60 run_tool "$T/boot.sh" integration builtin
+check "a kernel panic on the console fails the boot, naming the line" eval \
+	'failed && has "boot: FAIL integration builtin" && has "Kernel panic"'
+done_testing

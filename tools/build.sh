@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# tools/build.sh REV CONFIG: check REV out (detached) in $KSRC and build an
+# arm64 Image and modules for QEMU virt out of tree in
+# $WORK/build/<rev>-<CONFIG>, then stage the modules with depmod.
+#   CONFIG          builtin | modular (any boot/configs/<CONFIG>.config but virt)
+#   EXTRA_FRAGMENT  extra config fragment(s), merged last (tests)
+# shellcheck source=tools/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=tools/kbuild.sh
+. "$TOP/tools/kbuild.sh"
+
+[ $# -eq 2 ] || die "usage: tools/build.sh REV CONFIG (CONFIG: builtin or modular)"
+rev=$1 cfg=$2
+kb_check_config_name "$cfg"
+need make make ${KB_CROSS}gcc gcc-aarch64-linux-gnu flock util-linux \
+	bison bison flex flex bc bc
+
+start=$SECONDS
+o=$(kb_outdir "$rev" "$cfg")
+log=$LOGDIR/build-$(kb_name "$rev")-$cfg.log
+
+take_lock
+require_clean_tree
+sha=$(kb_rev "$rev")
+# Checkout rewrites only the files that differ, with fresh mtimes: make
+# then rebuilds exactly what changed.
+begin_tree_op "build.sh: checkout $rev"
+kgit checkout -q --detach "$sha"
+end_tree_op
+
+# fail WHAT [notail]: the summary line, after the log's tail unless the
+# caller printed something better already.
+fail() {
+	if [ $# -lt 2 ]; then
+		printf '%s\n' "--- last 40 lines of $log:" >&2
+		tail -n 40 "$log" >&2
+	fi
+	printf 'build: FAIL %s %s %ds: %s (log: %s)\n' "$rev" "$cfg" $((SECONDS - start)) "$1" "$log"
+	exit 1
+}
+
+: >"$log"
+printf '# tools/build.sh %s %s at %s\n' "$rev" "$cfg" "$sha" >>"$log"
+kb_fragments "$sha" "$cfg"
+step "config: allnoconfig + ${KB_FRAGMENTS[*]#"$TOP/"}"
+if ! kb_configure "$o" "$sha" "${KB_FRAGMENTS[@]}" >>"$log" 2>&1; then
+	bad=$(grep '^config: CONFIG_' "$log" || true)
+	[ -n "$bad" ] || fail "config (kconfig failed)"
+	printf '%s\n' "$bad" >&2
+	fail "config: $(printf '%s\n' "$bad" | wc -l) requested option(s) not in the final .config (above)" notail
+fi
+
+step "make Image modules (-j$(nproc), log: $log)"
+kb_make "$o" -j"$(nproc)" Image modules 2>&1 | kb_progress "$log" || fail "make"
+
+step "modules_install + depmod"
+staging=$o/staging
+rel=$(kb_release "$o")
+rm -rf "$staging"
+# depmod runs below, with its warnings made fatal.
+kb_make "$o" INSTALL_MOD_PATH="$staging" DEPMOD=true modules_install >>"$log" 2>&1 ||
+	fail "modules_install"
+# A tree without modules installs nothing: /init still wants modules.dep.
+mkdir -p "$staging/lib/modules/$rel"
+kb_depmod -b "$staging" -e -F "$o/System.map" "$rel" >>"$log" 2>"$o/depmod.err" || fail "depmod"
+if [ -s "$o/depmod.err" ]; then
+	cat "$o/depmod.err" >>"$log"
+	cat "$o/depmod.err" >&2
+	fail "depmod warnings (above)"
+fi
+
+nmod=$(find "$staging/lib/modules/$rel" -name '*.ko' | wc -l)
+printf 'build: PASS %s %s %d modules %ds\n' "$rev" "$cfg" "$nmod" $((SECONDS - start))

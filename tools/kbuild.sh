@@ -1,0 +1,270 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# Kernel build and QEMU boot helpers for build.sh, boot.sh and later gates.
+# Sourced after lib.sh, never run.
+
+KB_ARCH=arm64
+KB_CROSS=aarch64-linux-gnu-
+KB_CONFIGS=$TOP/boot/configs
+
+# Same inputs, same Image: no build host, user or clock in the kernel,
+# and no '+' appended to the release because the tree is a git checkout.
+export KBUILD_BUILD_TIMESTAMP=$BASE_DATE KBUILD_BUILD_USER=exynos-gki KBUILD_BUILD_HOST=exynos-gki
+export LOCALVERSION=
+
+# kb_check_config_name NAME: NAME must be a boot/configs/NAME.config other
+# than virt.config, which every configuration starts from.
+kb_check_config_name() {
+	local f known=
+	if [ "$1" = virt ] || [ ! -f "$KB_CONFIGS/$1.config" ]; then
+		for f in "$KB_CONFIGS"/*.config; do
+			f=${f##*/} f=${f%.config}
+			[ "$f" = virt ] || known+=" $f"
+		done
+		die "unknown build configuration '$1' (known:$known)"
+	fi
+}
+
+# kb_rev REV: the commit a revision name points to, or die.
+kb_rev() {
+	kgit rev-parse -q --verify "$1^{commit}" ||
+		die "'$1' is not a revision in $KSRC: give a branch, tag or commit"
+}
+
+# kb_name REV: REV as one path component; slashes become dashes.
+kb_name() {
+	printf '%s' "${1//\//-}" | tr -c 'A-Za-z0-9._+-' '_'
+	echo
+}
+
+# kb_outdir REV CONFIG: the O= directory. One per name, not per commit, so
+# rebuilding a moved branch is incremental.
+kb_outdir() { printf '%s\n' "$WORK/build/$(kb_name "$1")-$2"; }
+
+# kb_fragments REV CONFIG: sets KB_FRAGMENTS to the config fragments in merge
+# order: virt, the configuration, each topic's own, EXTRA_FRAGMENT. A
+# topic's own is 'fragment =' in its topic.conf for modular (default
+# topics/<t>/modular.config), topics/<t>/<CONFIG>.config otherwise. It counts
+# only when the topic's branch is merged into REV: the base tree cannot
+# give a symbol the prompt only the topic adds.
+kb_fragments() {
+	local rev=$1 cfg=$2 t d f b
+	KB_FRAGMENTS=("$KB_CONFIGS/virt.config" "$KB_CONFIGS/$cfg.config")
+	if [ -f "$TOP/topics/merge-order" ]; then
+		for t in $(topic_list); do
+			topic_dir "$t" >/dev/null # dies here, not in a subshell, if unknown
+			d=$TOP/topics/$t
+			f=$d/$cfg.config
+			if [ "$cfg" = modular ] && grep -q '^[[:space:]]*fragment[[:space:]]*=' "$d/topic.conf"; then
+				f=$TOP/$(conf_get "$d/topic.conf" fragment)
+				[ -f "$f" ] || die "topics/$t/topic.conf: fragment '${f#"$TOP/"}' does not exist"
+			fi
+			[ -f "$f" ] || continue
+			b=$(topic_branch "$t")
+			if kgit rev-parse -q --verify "$b^{commit}" >/dev/null &&
+				kgit merge-base --is-ancestor "$b" "$rev"; then
+				KB_FRAGMENTS+=("$f")
+			fi
+		done
+	fi
+	# For tests and one-off experiments: space-separated extra fragments.
+	for f in ${EXTRA_FRAGMENT:-}; do
+		[ -f "$f" ] || die "EXTRA_FRAGMENT names '$f', which does not exist"
+		KB_FRAGMENTS+=("$(realpath -- "$f")")
+	done
+}
+
+# kb_make O ARGS...: make in the kernel tree, out of tree in O.
+kb_make() {
+	local o=$1 cc=${KB_CROSS}gcc
+	shift
+	command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
+	make -C "$KSRC" O="$o" ARCH=$KB_ARCH CROSS_COMPILE=$KB_CROSS CC="$cc" "$@"
+}
+
+# kb_config_stamp REV FRAGMENT...: a hash of everything the .config is made
+# from: the fragments, REV's Kconfig files and kconfig sources, the toolchain.
+kb_config_stamp() {
+	local rev=$1
+	shift
+	{
+		cat -- "$@"
+		kgit ls-tree -r "$rev" | grep -E $'\t((.*/)?Kconfig[^/]*|scripts/kconfig/.*|Makefile|arch/arm64/Makefile)$'
+		${KB_CROSS}gcc --version
+		${KB_CROSS}ld --version
+	} | sha256sum | cut -d' ' -f1
+}
+
+# kb_configure O REV FRAGMENT...: allnoconfig + fragments (merge_config.sh -m)
+# + olddefconfig, then kb_check_config. Skipped when the stamp says nothing
+# changed; an unchanged result keeps the old .config's mtime, so make does
+# not even rerun syncconfig. Returns non-zero on failure (callers redirect
+# it into a log, often under '||', where set -e is off: hence the returns).
+kb_configure() {
+	local o=$1 rev=$2 stamp
+	shift 2
+	mkdir -p "$o" || return
+	stamp=$(kb_config_stamp "$rev" "$@") || return
+	if [ -f "$o/.config" ] && [ "$(cat "$o/.kb-config-stamp" 2>/dev/null)" = "$stamp" ]; then
+		echo "config: inputs unchanged (stamp $stamp), keeping $o/.config"
+		kb_check_config "$o/.config" "$@"
+		return
+	fi
+	rm -f "$o/.kb-config-stamp" "$o/.config.kb-prev"
+	if [ -f "$o/.config" ]; then cp -p "$o/.config" "$o/.config.kb-prev" || return; fi
+	kb_make "$o" allnoconfig || return
+	# merge_config.sh makes its temp files in the cwd: keep them out of KSRC.
+	(cd "$o" && CONFIG_=CONFIG_ "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$@") || return
+	kb_make "$o" olddefconfig || return
+	if [ -f "$o/.config.kb-prev" ]; then
+		if cmp -s "$o/.config" "$o/.config.kb-prev"; then touch -r "$o/.config.kb-prev" "$o/.config"; fi
+		rm -f "$o/.config.kb-prev"
+	fi
+	kb_check_config "$o/.config" "$@" || return
+	echo "$stamp" >"$o/.kb-config-stamp"
+}
+
+# kb_check_config CONFIG FRAGMENT...: every option a fragment asks for must
+# be in the final .config with that value; the last fragment to name an
+# option is the one that asked. Prints one line per mismatch to stderr and
+# returns 1.
+kb_check_config() {
+	local cfg=$1
+	shift
+	awk -v cfg="$cfg" -v top="$TOP/" '
+		function val(line) {
+			if (line ~ /^# CONFIG_[A-Za-z0-9_]+ is not set/) return "n"
+			sub(/^[^=]*=/, "", line)
+			return line
+		}
+		function sym(line) {
+			sub(/^# /, "", line)
+			sub(/[ =].*/, "", line)
+			return line
+		}
+		function show(v) {
+			if (v == "n") return "n (is not set)"
+			if (v == "") return "nothing (not in .config: unknown option, or its dependencies are not met)"
+			return v
+		}
+		!/^CONFIG_[A-Za-z0-9_]+=/ && !/^# CONFIG_[A-Za-z0-9_]+ is not set/ { next }
+		FILENAME == cfg { have[sym($0)] = val($0); next }
+		{
+			s = sym($0); want[s] = val($0)
+			f = FILENAME; if (index(f, top) == 1) f = substr(f, length(top) + 1)
+			from[s] = f ":" FNR
+			if (!(s in seen)) { seen[s] = 1; order[++n] = s }
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				s = order[i]; got = (s in have) ? have[s] : ""
+				if (got == want[s] || (want[s] == "n" && got == "")) continue
+				printf "config: %s: %s asks for %s, olddefconfig gave %s\n", s, from[s], show(want[s]), show(got) > "/dev/stderr"
+				bad++
+			}
+			exit (bad > 0)
+		}
+	' "$@" "$cfg"
+}
+
+# kb_progress LOG: copy make's output into LOG; on the terminal show
+# warnings and errors as they come and a heartbeat every 15 s.
+kb_progress() {
+	local line n=0 last=$SECONDS
+	while IFS= read -r line; do
+		printf '%s\n' "$line" >&3
+		n=$((n + 1))
+		case $line in
+		*warning:* | *error:* | *Error\ [0-9]* | WARNING:* | ERROR:*) printf '%s\n' "$line" >&2 ;;
+		esac
+		if [ $((SECONDS - last)) -ge 15 ]; then
+			last=$SECONDS
+			printf '    ... %4ds, %5d lines, at: %s\n' "$SECONDS" "$n" "${line:0:100}" >&2
+		fi
+	done 3>>"$1"
+}
+
+# kb_depmod ARGS...: depmod lives in /usr/sbin, which a user's PATH may lack.
+kb_depmod() {
+	local d
+	d=$(PATH=$PATH:/usr/sbin:/sbin command -v depmod) ||
+		die "'depmod' not found: install Debian package 'kmod' (run 'make deps')"
+	"$d" "$@"
+}
+
+# kb_release O: the kernel release the build in O reports (uname -r).
+kb_release() { cat "$1/include/config/kernel.release"; }
+
+# The QEMU machine, in one place: a DTB dumped with -M virt,dumpdtb= only
+# describes a boot with the very same options.
+KB_QEMU_MACHINE=virt
+KB_QEMU_OPTS=(-cpu cortex-a57 -m 512 -nographic -no-reboot)
+
+# kb_qemu_cmd MACHINE: sets KB_QEMU to qemu-system-aarch64 -M MACHINE and the
+# options above, as an array to run under timeout. Close its stdin: a tty
+# there would be switched to raw mode.
+kb_qemu_cmd() { KB_QEMU=(qemu-system-aarch64 -M "$1" "${KB_QEMU_OPTS[@]}"); }
+
+# kb_dump_dtb OUT: the device tree QEMU gives the guest, for tests that add
+# fake SoC nodes to it (then boot with QEMU_EXTRA="-dtb ...").
+kb_dump_dtb() {
+	local err
+	kb_qemu_cmd "$KB_QEMU_MACHINE,dumpdtb=$1"
+	err=$("${KB_QEMU[@]}" </dev/null 2>&1 >/dev/null) || { printf '%s\n' "$err" >&2; return 1; }
+}
+
+# kb_ktap LOG: the KTAP lines of a console log, from the version line on.
+kb_ktap() {
+	tr -d '\r' <"$1" | awk '/^KTAP version /{on = 1} on && /^(KTAP version |1\.\.[0-9]+$|(not )?ok [0-9]+|# )/'
+}
+
+# kb_verdict LOG RC: judge a console log (RC is qemu's status under
+# timeout). Prints "PASS <passed> <total>" or "FAIL <reason>". The first
+# offending line wins over everything else, because it is the cause.
+kb_verdict() {
+	tr -d '\r' <"$1" | awk -v rc="$2" '
+		function where() { return last == "" ? "the console stayed empty" : "last console line: " last }
+		!bad && /Kernel panic|Oops|BUG:|WARNING:|Unknown symbol|Section mismatch/ {
+			bad = "line " NR ": " $0
+		}
+		/^KTAP version 1$/ { ktap = 1 }
+		ktap && plan == "" && /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0 }
+		ktap && /^ok [0-9]+/ { pass++; n++ }
+		ktap && /^not ok [0-9]+/ { n++; if (!bad) bad = "line " NR ": " $0 }
+		NF { last = $0 }
+		END {
+			if (bad) print "FAIL " bad (rc == 124 ? " (and then timed out)" : "")
+			else if (rc == 124) print "FAIL timeout; " where()
+			else if (!ktap || plan == "") print "FAIL no KTAP plan on the console (did /init run?); " where()
+			else if (n != plan) print "FAIL the plan says " plan " results, /init reported " n "; " where()
+			else if (rc != 0) print "FAIL qemu exited with status " rc
+			else print "PASS " pass + 0 " " plan
+		}
+	'
+}
+
+# kconfig_make ARCH O TARGET...: a Kconfig target for any ARCH the gates
+# compare (arm64, and arm for the ARM32 Exynos configs), out of tree.
+kconfig_make() {
+	local arch=$1 o=$2 cross
+	shift 2
+	case $arch in
+	arm64) cross=aarch64-linux-gnu- ;;
+	arm) cross=arm-linux-gnueabihf- ;;
+	*) die "no cross compiler known for ARCH=$arch" ;;
+	esac
+	mkdir -p "$o"
+	make -s -C "$KSRC" O="$o" ARCH="$arch" CROSS_COMPILE="$cross" "$@"
+}
+
+# kconfig_fragment_misses REV FRAGMENT DIR: check REV out, make arm64
+# defconfig plus FRAGMENT in DIR, and print kb_check_config's complaints
+# (nothing when every option of FRAGMENT took effect).
+kconfig_fragment_misses() {
+	local rev=$1 frag=$2 dir=$3
+	kgit checkout -q --detach "$rev"
+	kconfig_make arm64 "$dir" defconfig >"$dir.log" 2>&1
+	(cd "$dir" && "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$dir" .config "$frag") >>"$dir.log" 2>&1
+	kconfig_make arm64 "$dir" olddefconfig >>"$dir.log" 2>&1
+	kb_check_config "$dir/.config" "$frag" 2>&1 || true
+}
