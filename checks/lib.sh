@@ -10,6 +10,10 @@ GATE=$(basename "$0" .sh)
 TARGET=${1:?usage: checks/$GATE.sh TOPIC|integration}
 [ "$TARGET" = integration ] || topic_dir "$TARGET" >/dev/null
 
+# All gates build in one directory per configuration, whatever the
+# revision: walking from one commit to the next is then incremental.
+export BUILD_NAME=${BUILD_NAME:-gate}
+
 gate_pass() { echo "$GATE: PASS $*"; exit 0; }
 gate_fail() { echo "$GATE: FAIL $*"; exit 1; }
 gate_skip() { echo "$GATE: SKIP $*"; exit 0; }

@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 scratch_checkout
 export WORK=$TEST_ROOT/boot
+mkdir -p "$WORK"
 KSRC=$WORK/linux
 # Keep the build directories between runs: only the tree is made anew.
 if [ -d "$KSRC" ]; then

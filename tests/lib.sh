@@ -70,7 +70,11 @@ fresh_work() {
 }
 
 kgit() { git -C "$KSRC" "$@"; }
-tree_clean() { [ -z "$(kgit status --porcelain --untracked-files=all)" ] || { kgit status --short | diag; return 1; }; }
+tree_clean() {
+	local s
+	s=$(kgit status --porcelain --untracked-files=all) || { echo "# git status failed in $KSRC"; return 1; }
+	[ -z "$s" ] || { diag <<<"$s"; return 1; }
+}
 
 # seed_patch TOPIC NAME SUBJECT SIGNOFF DIFF: add a patch with a seeded
 # defect at the end of a topic's series in the scratch checkout. SIGNOFF
@@ -98,4 +102,21 @@ new_file_diff() {
 	printf 'diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n' \
 		"$path" "$path" "$path" $#
 	printf '+%s\n' "$@"
+}
+
+# seed_commit TOPIC NAME SUBJECT SCRIPT: write the seeded defect as a real
+# commit on top of the topic branch (SCRIPT edits files in $KSRC, by
+# rename), export it into the scratch topic as patch NAME, and put the
+# tree back as it was.
+seed_commit() {
+	local t=$1 name=$2 subject=$3 script=$4 head
+	head=$(kgit rev-parse HEAD)
+	kgit checkout -q --detach "topic/$t"
+	(cd "$KSRC" && eval "$script")
+	kgit -c user.name="Test Author" -c user.email=test@invalid commit -q -a \
+		-m "$subject" -m "A seeded defect for a self-test of the gates; it must never pass them." \
+		-m "Signed-off-by: Test Author <test@invalid>"
+	kgit format-patch -q -1 -N --no-signature --zero-commit --stdout >"$SCRATCH/topics/$t/$name"
+	echo "$name" >>"$SCRATCH/topics/$t/series"
+	kgit checkout -q --detach "$head"
 }

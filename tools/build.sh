@@ -18,7 +18,7 @@ need make make ${KB_CROSS}gcc gcc-aarch64-linux-gnu flock util-linux \
 
 start=$SECONDS
 o=$(kb_outdir "$rev" "$cfg")
-log=$LOGDIR/build-$(kb_name "$rev")-$cfg.log
+log=$LOGDIR/build-${BUILD_NAME:-$(kb_name "$rev")}-$cfg.log
 
 take_lock
 require_clean_tree

@@ -38,8 +38,9 @@ kb_name() {
 }
 
 # kb_outdir REV CONFIG: the O= directory. One per name, not per commit, so
-# rebuilding a moved branch is incremental.
-kb_outdir() { printf '%s\n' "$WORK/build/$(kb_name "$1")-$2"; }
+# rebuilding a moved branch is incremental. BUILD_NAME replaces the name,
+# for gates that walk many commits through one directory.
+kb_outdir() { printf '%s\n' "$WORK/build/${BUILD_NAME:-$(kb_name "$1")}-$2"; }
 
 # kb_fragments REV CONFIG: sets KB_FRAGMENTS to the config fragments in merge
 # order: virt, the configuration, each topic's own, EXTRA_FRAGMENT. A

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# arm32 gate: ARM32 Exynos shares the Samsung clk, pinctrl, soc and rtc code
+# and keeps it built in (CLK_OF_DECLARE). Build those directories for
+# exynos_defconfig with gcc-arm-linux-gnueabihf at the target's tip and at
+# the base: it must build, with no warning the base does not have.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tools/kbuild.sh"
+need arm-linux-gnueabihf-gcc gcc-arm-linux-gnueabihf
+
+DIRS="drivers/clk/samsung drivers/pinctrl/samsung drivers/soc/samsung drivers/rtc"
+if [ "$TARGET" = integration ]; then rev=integration; else rev=$(topic_branch "$TARGET"); fi
+base=$(base_tag)
+take_lock
+require_clean_tree
+
+# arm32_warnings REV DIR: build $DIRS at REV in O=DIR from scratch for those
+# directories; print the warnings without line numbers, sorted.
+arm32_warnings() {
+	local r=$1 o=$2 log d
+	log=$LOGDIR/arm32-$(basename "$o").log
+	begin_tree_op "arm32 gate: checkout $r"
+	kgit checkout -q --detach "$r"
+	end_tree_op
+	{
+		kconfig_make arm "$o" exynos_defconfig &&
+			for d in $DIRS; do [ -d "$o/$d" ] && find "$o/$d" -name '*.o' -delete; done &&
+			kconfig_make arm "$o" -j"$(nproc)" $(for d in $DIRS; do echo "$d/"; done)
+	} >"$log" 2>&1 || { echo "ARM32 build failed at $(kgit log -1 --format='%h %s' "$r"), see $log" >&2; return 1; }
+	sed -n -E 's#^(\.\./|'"$KSRC"'/)?([^:]+):[0-9]+:[0-9]+: warning: (.*)#\2: \3#p' "$log" | sort
+}
+
+tip_w=$(arm32_warnings "$rev" "$WORK/build/arm32-tip") || gate_fail "ARM32 exynos_defconfig does not build at $rev"
+base_w=$(arm32_warnings "$base" "$WORK/build/arm32-base") || gate_fail "ARM32 exynos_defconfig does not build at the base"
+kgit checkout -q --detach "$base"
+new=$(comm -23 <(echo "$tip_w") <(echo "$base_w") | grep -v '^$' || true)
+[ -n "$new" ] && echo "$new" | sed 's/^/new: /'
+nnew=$(grep -c . <<<"$new" || true)
+summary="$nnew new warnings, exynos_defconfig builds $(echo $DIRS | wc -w) directories at $rev"
+[ "$nnew" = 0 ] && gate_pass "$summary"
+gate_fail "$summary"

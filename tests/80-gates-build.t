@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The gates that build kernels (bisect, modpost, sparse, arm32, coccicheck)
+# pass on the real topics and integration, and each fails on a seeded
+# defect, naming it. One WORK and its build directories serve every case.
+. "$(dirname "$0")/lib.sh"
+scratch_checkout
+export WORK=$TEST_ROOT/gates-build
+mkdir -p "$WORK"
+KSRC=$WORK/linux
+if [ -d "$KSRC" ]; then "$T/tree.sh" >/dev/null 2>&1 || rm -rf "$KSRC"; fi
+[ -d "$KSRC" ] || { p=$(pristine_work) && cp -al "$p/linux" "$KSRC" &&
+	rm -rf "$KSRC/.git/exynos-gki" && cp -a "$p/linux/.git/exynos-gki" "$KSRC/.git/"; }
+"$T/topics.sh" >/dev/null 2>&1
+"$T/integration.sh" >/dev/null 2>&1
+BUILD_GATES="bisect modpost sparse arm32 coccicheck"
+
+GATES=$BUILD_GATES run_tool "$T/check.sh"
+echo "$out" | grep -E '^(GATE|[a-z0-9]+ +[a-z]+ +(PASS|FAIL|SKIP))' | diag
+check "the build gates pass on every topic and on integration" eval 'passed && has "check: PASS"'
+
+gate() { "$T/topics.sh" >/dev/null 2>&1; run_tool "$SCRATCH/checks/$2.sh" "$1"; }
+c=drivers/clk/samsung/clk-exynos-clkout.c
+
+# A commit in mid-series that does not build, fixed by the next one.
+seed_commit clk zz-break.patch "clk: samsung: break the build for a while" \
+	"sed -i 's/^#include <linux\\/module.h>/&\\nstatic int zz_broken = ;/' $c"
+seed_commit clk zz-fix.patch "clk: samsung: and mend it again" \
+	"sed -i '/^static int zz_broken = ;/d' $c"
+gate clk bisect
+check "bisect: names the first commit that does not build" eval \
+	'failed && has "first failing commit: " && has "clk: samsung: break the build for a while (builtin"'
+unseed clk zz-fix.patch; unseed clk zz-break.patch
+
+# The Rockchip-revert class: probe of a module reads an __initconst table.
+seed_commit clk zz-init.patch "clk: samsung: read an init table from probe" \
+	"sed -i -e 's/^static int exynos_clkout_probe(struct platform_device \\*pdev)/static const int zz_rates[] __initconst = { 1, 2 };\\n\\n&/' \
+		-e '0,/^{\$/s//{\\n\\tdev_dbg(\\&pdev->dev, \"%d\\\\n\", zz_rates[0]);/' $c"
+gate clk modpost
+check "modpost: an __initconst table reached from a module's probe is a section mismatch" eval \
+	'failed && has "section mismatches" && has "zz_rates"'
+unseed clk zz-init.patch
+
+# A module that uses a symbol the kernel does not export.
+seed_commit clk zz-export.patch "clk: samsung: use an unexported symbol" \
+	"sed -i -e 's/^static int exynos_clkout_probe(struct platform_device \\*pdev)/extern int timekeeping_suspended;\\n\\n&/' \
+		-e '0,/^{\$/s//{\\n\\tif (timekeeping_suspended)\\n\\t\\treturn -EBUSY;/' $c"
+gate clk modpost
+check "modpost: a missing export is an undefined symbol, named" eval \
+	'failed && has "timekeeping_suspended" && has "1 undefined"'
+unseed clk zz-export.patch
+
+# A new sparse warning: an __iomem pointer dereferenced directly.
+seed_commit clk zz-sparse.patch "clk: samsung: read a register the wrong way" \
+	"printf '\\nint zz_sparse(void __iomem *reg);\\nint zz_sparse(void __iomem *reg)\\n{\\n\\treturn *(int __force *)reg + *(int *)reg;\\n}\\n' >>drivers/clk/samsung/clk.c.new &&
+	 cat drivers/clk/samsung/clk.c drivers/clk/samsung/clk.c.new >drivers/clk/samsung/clk.c.tmp &&
+	 mv drivers/clk/samsung/clk.c.tmp drivers/clk/samsung/clk.c && rm drivers/clk/samsung/clk.c.new"
+gate clk sparse
+check "sparse: a new warning fails the gate and is named" eval \
+	'failed && has "1 new warnings" && has "new: drivers/clk/samsung/clk.c: warning: cast removes address space"'
+
+unseed clk zz-sparse.patch
+
+# A new ARM32 warning in code ARM32 Exynos builds.
+seed_commit clk zz-arm32.patch "clk: samsung: leave an unused variable" \
+	"sed -i '0,/^void __init samsung_clk_register_alias(/s//static int zz_unused;\\n\\n&/' drivers/clk/samsung/clk.c"
+gate clk arm32
+check "arm32: a new warning in the ARM32 exynos_defconfig build is named" eval \
+	'failed && has "new: drivers/clk/samsung/clk.c: '"'"'zz_unused'"'"' defined but not used"'
+unseed clk zz-arm32.patch
+done_testing
