@@ -33,17 +33,30 @@ unseed clk zz-fix.patch; unseed clk zz-break.patch
 
 # The Rockchip-revert class: probe of a module reads an __initconst table.
 seed_commit clk zz-init.patch "clk: samsung: read an init table from probe" \
-	"sed -i -e 's/^static int exynos_clkout_probe(struct platform_device \\*pdev)/static const int zz_rates[] __initconst = { 1, 2 };\\n\\n&/' \
-		-e '0,/^{\$/s//{\\n\\tdev_dbg(\\&pdev->dev, \"%d\\\\n\", zz_rates[0]);/' $c"
+	"sed -i -e '/^static int exynos_clkout_probe(/,/^}/s/^{\$/{\\n\\tdev_dbg(\\&pdev->dev, \"%d\\\\n\", zz_rates[0]);/' \
+		-e 's/^static int exynos_clkout_probe(struct platform_device \\*pdev)/static const int zz_rates[] __initconst = { 1, 2 };\\n\\n&/' $c"
 gate clk modpost
 check "modpost: an __initconst table reached from a module's probe is a section mismatch" eval \
 	'failed && has "section mismatches" && has "zz_rates"'
 unseed clk zz-init.patch
 
+# The same defect class in another topic's module, found by that topic's
+# Coccinelle rule through the kernel's make coccicheck.
+ch=drivers/soc/samsung/exynos-chipid.c
+seed_commit soc zz-init.patch "soc: samsung: read an init table from probe" \
+	"sed -i -e '/^static int exynos_chipid_probe(/,/^}/s/^{\$/{\\n\\tdev_dbg(\\&pdev->dev, \"%d\\\\n\", zz_ids[0]);/' \
+		-e 's/^static int exynos_chipid_probe(struct platform_device \\*pdev)/static const int zz_ids[] __initconst = { 1, 2 };\\n\\n&/' $ch"
+gate soc coccicheck
+check "coccicheck: the topic's rule reports the __initconst table a module's probe reads" eval \
+	'failed && has "init data zz_ids is reachable from a module'"'"'s probe" && has "1 reports"'
+gate soc modpost
+check "modpost: and the build catches the same defect" eval 'failed && has "zz_ids"'
+unseed soc zz-init.patch
+
 # A module that uses a symbol the kernel does not export.
 seed_commit clk zz-export.patch "clk: samsung: use an unexported symbol" \
-	"sed -i -e 's/^static int exynos_clkout_probe(struct platform_device \\*pdev)/extern int timekeeping_suspended;\\n\\n&/' \
-		-e '0,/^{\$/s//{\\n\\tif (timekeeping_suspended)\\n\\t\\treturn -EBUSY;/' $c"
+	"sed -i -e '/^static int exynos_clkout_probe(/,/^}/s/^{\$/{\\n\\tif (timekeeping_suspended)\\n\\t\\treturn -EBUSY;/' \
+		-e 's/^static int exynos_clkout_probe(struct platform_device \\*pdev)/extern int timekeeping_suspended;\\n\\n&/' $c"
 gate clk modpost
 check "modpost: a missing export is an undefined symbol, named" eval \
 	'failed && has "timekeeping_suspended" && has "1 undefined"'
