@@ -23,7 +23,7 @@ c=drivers/clk/samsung/clk-exynos-clkout.c
 
 # A commit in mid-series that does not build, fixed by the next one.
 seed_commit clk zz-break.patch "clk: samsung: break the build for a while" \
-	"sed -i 's/^#include <linux\\/module.h>/&\\nstatic int zz_broken = ;/' $c"
+	"sed -i 's/^static int exynos_clkout_probe(struct platform_device \\*pdev)/static int zz_broken = ;\\n\\n&/' $c"
 seed_commit clk zz-fix.patch "clk: samsung: and mend it again" \
 	"sed -i '/^static int zz_broken = ;/d' $c"
 gate clk bisect
