@@ -24,7 +24,7 @@ arm32_warnings() {
 	end_tree_op
 	{
 		kconfig_make arm "$o" exynos_defconfig &&
-			for d in $DIRS; do [ -d "$o/$d" ] && find "$o/$d" -name '*.o' -delete; done &&
+			for d in $DIRS; do if [ -d "$o/$d" ]; then find "$o/$d" -name '*.o' -delete; fi; done &&
 			kconfig_make arm "$o" -j"$(nproc)" $(for d in $DIRS; do echo "$d/"; done)
 	} >"$log" 2>&1 || { echo "ARM32 build failed at $(kgit log -1 --format='%h %s' "$r"), see $log" >&2; return 1; }
 	sed -n -E 's#^(\.\./|'"$KSRC"'/)?([^:]+):[0-9]+:[0-9]+: warning: (.*)#\2: \3#p' "$log" | sort

@@ -110,6 +110,8 @@ new_file_diff() {
 # tree back as it was.
 seed_commit() {
 	local t=$1 name=$2 subject=$3 script=$4 head
+	# On top of what the series holds now, earlier seeded patches included.
+	"$T/topics.sh" "$t" >/dev/null 2>&1
 	head=$(kgit rev-parse HEAD)
 	kgit checkout -q --detach "topic/$t"
 	(cd "$KSRC" && eval "$script")
