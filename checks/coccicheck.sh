@@ -15,11 +15,8 @@ take_lock
 require_clean_tree
 
 base=$(base_tag)
-if [ "$TARGET" = integration ]; then
-	rev=integration rules=$(for t in $(topic_list); do conf_get "$TOP/topics/$t/topic.conf" cocci; done)
-else
-	rev=$(topic_branch "$TARGET") rules=$(conf_get "$(topic_dir "$TARGET")/topic.conf" cocci)
-fi
+if [ "$TARGET" = integration ]; then rev=integration topics=$(topic_list)
+else rev=$(topic_branch "$TARGET") topics=$TARGET; fi
 o=$WORK/build/coccicheck
 cache=$WORK/coccicheck-cache
 mkdir -p "$o" "$cache"
@@ -28,7 +25,7 @@ mkdir -p "$o" "$cache"
 dirs_of() {
 	awk -v b="topic/$1" '/^$/ { if (hit) exit; f = "" } /^T:/ && $4 == b { hit = 1 } /^F:/ { f = f $2 "\n" }
 		END { if (hit) printf "%s", f }' "$TOP/MAINTAINERS.local" |
-		grep -v '^arch/' | sed -e 's|/$||' -e '/\.[ch]$/s|/[^/]*$||' | sort -u
+		sed -e '\|^arch/|d' -e 's|/$||' -e '/\.[ch]$/s|/[^/]*$||' | sort -u
 }
 
 # coccicheck REV RULE MODE: the findings (report) or diff (patch) of the
@@ -51,10 +48,11 @@ coccicheck() {
 }
 
 bad=0 summary=
-for rule in $rules; do
-	[ -f "$TOP/$rule" ] || gate_fail "$rule does not exist: write the topic's rule or fix topic.conf"
-	t=$(basename "$rule" .cocci)
+for t in $topics; do
+	rule=$(conf_get "$TOP/topics/$t/topic.conf" cocci)
+	[ -f "$TOP/$rule" ] || gate_fail "$rule does not exist: write the topic's rule or fix topics/$t/topic.conf"
 	dirs=$(dirs_of "$t")
+	[ -n "$dirs" ] || gate_fail "MAINTAINERS.local gives topic $t no source directory to check"
 	tip_r=$(coccicheck "$rev" "$rule" report | grep -E '^[^ ]+:[0-9]+:' || true)
 	tip_p=$(coccicheck "$rev" "$rule" patch | grep -E '^[-+]' | grep -v -E '^(\+\+\+|---) ' || true)
 	base_r=$(coccicheck "$base" "$rule" report | grep -E '^[^ ]+:[0-9]+:' || true)
