@@ -38,7 +38,7 @@ scratch_checkout() {
 	SCRATCH=$(mktemp -d "$TEST_ROOT/checkout.XXXXXX")
 	trap 'rm -rf "$SCRATCH"' EXIT
 	(cd "$REPO" && git ls-files -z --cached --others --exclude-standard |
-		xargs -0 cp --parents -t "$SCRATCH")
+		xargs -0 cp -P --parents -t "$SCRATCH")
 	git -C "$SCRATCH" init -q
 	git -C "$SCRATCH" add -A
 	git -C "$SCRATCH" -c user.name=test -c user.email=test@invalid commit -q -m scratch

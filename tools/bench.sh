@@ -16,7 +16,7 @@ export WORK=${BENCH_WORK:-$WORK-bench}
 mkdir -p "$WORK"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-(cd "$TOP" && git ls-files -z | xargs -0 cp --parents -t "$scratch")
+(cd "$TOP" && git ls-files -z | xargs -0 cp -P --parents -t "$scratch")
 T=$scratch/tools
 unset EXYNOS_GKI_LOCKED
 

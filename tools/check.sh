@@ -20,7 +20,7 @@ input_key() {
 	{
 		cat "$TOP/checks/$gate.sh" "$TOP/checks/lib.sh" "$TOP"/tools/*.sh "$TOP/MAINTAINERS.local"
 		for d in "$dirs" "$TOP/boot/configs" "$TOP/coccinelle"; do
-			[ -d "$d" ] && find "$d" -type f
+			[ -d "$d" ] && find "$d" \( -type f -o -type l \)
 		done | LC_ALL=C sort | xargs -r cat
 		kgit rev-parse "$(base_tag)"
 		if [ "$target" = integration ]; then b=integration; else b=$(topic_branch "$target"); fi
