@@ -1,45 +1,87 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// Init-section annotations on what a module's probe can reach.
+/// What keeps a Samsung SoC driver file from being linked into a module.
 ///
-/// A module's __init text and __initconst/__initdata data are freed once
-/// its init function returns. A platform driver probes later: at bind
-/// time, after a deferral, or when its device appears. Anything its probe
-/// reaches must therefore live outside the init sections; the 2021
-/// Rockchip clock conversion to modules was reverted for exactly this.
+/// One rule for every topic: coccinelle/<topic>.cocci links here (spatch
+/// 1.1.1 does not take #include of a rule file), so the clk, pinctrl, soc
+/// and rtc checks cannot drift apart.
 ///
-/// What this rule matches, in one file:
-///  - a file that can be a module: it has module_platform_driver(),
-///    module_init() or MODULE_DEVICE_TABLE();
-///  - its platform_driver's .probe, the functions that probe names (calls
-///    or takes the address of), and so on three levels deep;
-///  - the data those functions name, the data the of_device_id table's
-///    .data points to, and the data named by designated initializers of
-///    that data (two levels: an info struct and the tables it points to).
-/// It drops __init from those functions and __initconst/__initdata from
-/// that data (patch), or reports each one (report, org), or marks it
-/// (context).
+/// Rule set 1, core state read directly: a module cannot use the
+/// unexported timekeeping_suspended flag (modpost fails on it), and must
+/// not get write access to it either. Every read outside the file that
+/// defines the flag is replaced by timekeeping_is_suspended(), the
+/// read-only GPL export (patch), or reported (report, org, context).
 ///
-/// What it cannot see: calls into other files (shared code is covered by
-/// the rule of the file it lives in, see clk.cocci), function pointers
-/// filled in at run time, paths deeper than the levels above, references
-/// hidden in macros other than designated initializers, and Kconfig: a
-/// file with module markers counts as modular even where Kconfig keeps it
-/// built in.
+/// Rule set 2, init sections on what a module's probe reaches: a module's
+/// __init text and __initconst/__initdata data are freed once its init
+/// function returns, and a platform driver probes later (deferral, a
+/// device that appears late). The 2021 Rockchip clock conversion was
+/// reverted for exactly this. In a file that can be a module (it has
+/// MODULE_DEVICE_TABLE(), MODULE_LICENSE(), module_platform_driver() or
+/// module_init()), the rule takes the platform_driver's .probe, the
+/// functions that probe names, two more levels of functions below those,
+/// the data they name, the data the of_device_id table's .data points to
+/// and the tables that data names in designated initializers; it drops
+/// __init from those functions and __initconst/__initdata from that data.
+///
+/// What it cannot see: calls into other files (a shared helper reached
+/// from another module's probe keeps its __init: modpost with
+/// SECTION_MISMATCH_WARN_ONLY=n is the check for that), function pointers
+/// set at run time, paths deeper than the levels above, references
+/// hidden in macros (PNAME() and CLK_OF_DECLARE() bodies), and Kconfig:
+/// a file with module markers counts as modular even where Kconfig keeps
+/// it built in, and a file without them does not count even if Kconfig
+/// lets it be a module.
 //
 // Confidence: High
 // Options: --no-includes --include-headers
+// Generate the changes with:
+//   make coccicheck COCCI=coccinelle/<topic>.cocci MODE=patch M=<directory>
 
 virtual patch
 virtual context
 virtual org
 virtual report
 
+// ---- 1. timekeeping_suspended read outside its own file -------------------
+
+@defines@
+attribute name __read_mostly;
+symbol timekeeping_suspended;
+@@
+int __read_mostly timekeeping_suspended;
+
+@tk depends on patch && !defines@
+symbol timekeeping_suspended;
+@@
+- timekeeping_suspended
++ timekeeping_is_suspended()
+
+@tk_r depends on !patch && !defines@
+symbol timekeeping_suspended;
+position p;
+@@
+* timekeeping_suspended@p
+
+@script:python depends on report@
+p << tk_r.p;
+@@
+coccilib.report.print_report(p[0], "timekeeping_suspended is not exported: use timekeeping_is_suspended()")
+
+@script:python depends on org@
+p << tk_r.p;
+@@
+coccilib.org.print_todo(p[0], "timekeeping_suspended is not exported: use timekeeping_is_suspended()")
+
+// ---- 2. init sections reachable from a module's probe ---------------------
+
 @modular@
-declarer name MODULE_DEVICE_TABLE, module_platform_driver;
+declarer name MODULE_DEVICE_TABLE, MODULE_LICENSE, module_platform_driver;
 identifier i;
 @@
 (
 MODULE_DEVICE_TABLE(...);
+|
+MODULE_LICENSE(...);
 |
 module_platform_driver(...);
 |
@@ -84,7 +126,6 @@ type T;
 @@
 T y = { ..., .fld = z, ... };
 
-// The removals, one rule per source of reachable names.
 @fn depends on patch@
 identifier f = { drv.pr, reach1.f, reach2.g, reach3.h };
 attribute name __init;
@@ -116,7 +157,6 @@ initializer I;
   = I;
 )
 
-// Report and context: the same places, found without changing them.
 @fn_r depends on !patch@
 identifier f = { drv.pr, reach1.f, reach2.g, reach3.h };
 attribute name __init;
