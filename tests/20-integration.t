@@ -12,7 +12,7 @@ check "integration merges clk, pinctrl and soc; rtc has nothing to merge" eval '
 	has "clk      merged" && has "pinctrl  merged" && has "soc      merged" && has "rtc      no commits"'
 first=$(kgit rev-parse integration)
 check "the manifest is committed into the branch" eval \
-	'kgit show integration:exynos-gki.manifest | grep -q "^clk	1	$(kgit rev-parse topic/clk)	clk: samsung:"'
+	'kgit show integration:exynos-gki.manifest | grep -qE "^clk	[0-9]+	$(kgit rev-parse topic/clk)	clk: samsung:"'
 check "every merge is --no-ff with its topic's commits in the message" eval \
 	'test "$(kgit rev-list --merges --count "$(cat "$KSRC/.git/exynos-gki/base-tag")..integration")" = 3 &&
 	 kgit log -1 --format=%b integration^ | grep -q "soc: samsung:"'
@@ -45,7 +45,7 @@ run_tool "$T/integration.sh"
 check "unrecorded conflict: non-zero exit naming topic and file" eval 'failed &&
 	has "merging topic soc into integration conflicts" && has "  arch/arm64/Kconfig.platforms"'
 check "unrecorded conflict: both sides' commits are listed" eval '
-	has "integration: $(kgit rev-parse --short topic/clk) clk: samsung: make COMMON_CLK_SAMSUNG" &&
+	has "integration: $(kgit rev-parse --short topic/clk) clk: samsung:" &&
 	has "soc: $(kgit rev-parse --short topic/soc) soc: samsung: a change that collides"'
 check "unrecorded conflict: prints the command that records a resolution" has "make resolve TOPIC=soc"
 check "unrecorded conflict: tree clean, integration branch kept" eval \

@@ -12,8 +12,10 @@ kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
 	die "branch $branch does not exist in $KSRC: run 'make topics' first"
 [ "$(kgit rev-list --count "$base..$branch")" -gt 0 ] ||
 	die "topic $topic has no commits on top of $base: there is nothing to pull"
-url=${URL:-$(awk -v b="$branch" '$1 == "T:" && $2 == "git" && $4 == b { print $3; exit }' "$TOP/MAINTAINERS.local")}
-[ -n "$url" ] && [ "${url#file://}" != "$url" ] && [ ! -d "${url#file://}" ] && url=
-url=${url:-$KSRC}
+url=$(awk -v b="$branch" '$1 == "T:" && $2 == "git" && $4 == b { print $3; exit }' "$TOP/MAINTAINERS.local")
+# A file:// T: line names the default WORK; any other WORK is pulled from
+# where it is.
+case $url in file://*) [ "$(realpath -q "${url#file://}")" = "$(realpath "$KSRC")" ] || url= ;; esac
+url=${URL:-${url:-$KSRC}}
 # request-pull looks the branch up at the URL; it is there, so it passes.
 kgit request-pull "$base" "$url" "$branch:$branch"
