@@ -11,7 +11,7 @@ export WORK
 T := tools
 
 .PHONY: all deps tree topics integration build boot export request-pull \
-	resolve check test bench clean-work
+	resolve check test bench
 
 all: deps
 	@$(T)/pipeline.sh
