@@ -73,6 +73,38 @@ p << tk_r.p;
 coccilib.org.print_todo(p[0], "timekeeping_suspended is not exported: use timekeeping_is_suspended()")
 
 // ---- 2. init sections reachable from a module's probe ---------------------
+//
+// One pass records which names each function body and each initializer
+// mentions (a reference graph); the probes and the match data are the
+// roots; the rules that drop or report annotations take what the roots
+// reach in that graph. Python sets keep this to a few passes per file.
+
+@initialize:python@
+@@
+refs = {}
+roots = set()
+reached = set()
+
+
+def add_ref(a, b):
+    refs.setdefault(a, set()).add(b)
+
+
+def reach():
+    if not reached:
+        todo = list(roots)
+        while todo:
+            n = todo.pop()
+            if n not in reached:
+                reached.add(n)
+                todo.extend(refs.get(n, ()))
+    return reached
+
+@script:python new_file@
+@@
+refs.clear()
+roots.clear()
+reached.clear()
 
 @modular@
 declarer name MODULE_DEVICE_TABLE, MODULE_LICENSE, module_platform_driver;
@@ -93,115 +125,196 @@ identifier d, pr;
 @@
 struct platform_driver d = { .probe = pr, };
 
+@script:python@
+pr << drv.pr;
+@@
+roots.add(pr)
+
 @matchdata depends on modular@
 identifier ids, x;
 @@
 struct of_device_id ids[] = { ..., { .data = &x, }, ... };
 
-@reach1@
-identifier drv.pr, f;
+@script:python@
+x << matchdata.x;
 @@
-pr(...) { <+... f ...+> }
+roots.add(x)
 
-@reach2@
-identifier reach1.f, g;
+// Every name used in an expression, under the function (or the variable)
+// it is used in: one linear pass, where <+... y ...+> in each function
+// body takes minutes on the larger drivers.
+@body depends on modular@
+identifier y;
+position p;
 @@
-f(...) { <+... g ...+> }
+y@p
 
-@reach3@
-identifier reach2.g, h;
+@script:python@
+y << body.y;
+p << body.p;
 @@
-g(...) { <+... h ...+> }
+add_ref(p[0].current_element, y)
 
-@data1@
-identifier x = { matchdata.x, reach1.f, reach2.g, reach3.h };
-identifier fld, y;
+// Designated fields, and arguments of the table macros (PLL(), CPU_CLK()).
+@init depends on modular@
+identifier x, y, fld, m;
 type T;
 @@
+(
 T x = { ..., .fld = y, ... };
+|
+T x = { ..., .fld = &y, ... };
+|
+T x[] = { ..., m(..., y, ...), ... };
+|
+T x[] = { ..., { ..., .fld = y, ... }, ... };
+)
 
-@data2@
-identifier data1.y, fld, z;
-type T;
+@script:python@
+x << init.x;
+y << init.y;
 @@
-T y = { ..., .fld = z, ... };
+add_ref(x, y)
 
 @fn depends on patch@
-identifier f = { drv.pr, reach1.f, reach2.g, reach3.h };
+identifier reached_fn : script:python() { reached_fn in reach() };
 attribute name __init;
 @@
 - __init
-  f(...) {...}
+  reached_fn(...) {...}
 
 @dat depends on patch@
-identifier x = { matchdata.x, reach1.f, reach2.g, reach3.h, data1.y, data2.z };
+identifier reached_data : script:python() { reached_data in reach() };
 attribute name __initconst, __initdata;
 type T;
 initializer I;
 @@
 (
-  T x[]
+  T reached_data[]
 - __initconst
   = I;
 |
-  T x[]
+  T reached_data[]
 - __initdata
   = I;
 |
-  T x
+  T reached_data
 - __initconst
   = I;
 |
-  T x
+  T reached_data
 - __initdata
   = I;
 )
 
-@fn_r depends on !patch@
-identifier f = { drv.pr, reach1.f, reach2.g, reach3.h };
+// __refdata only hid the probe's init references from modpost; once the
+// probe is not __init it would hide new ones.
+@refdata depends on patch@
+identifier drv.d;
+attribute name __refdata;
+@@
+  struct platform_driver d
+- __refdata
+  = {...};
+
+// Context mode marks the lines; report and org name them (python rules
+// cannot take a metavariable that has a constraint, hence two rules each).
+@fn_c depends on context@
+identifier reached_fn : script:python() { reached_fn in reach() };
+attribute name __init;
+@@
+* __init
+  reached_fn(...) {...}
+
+@dat_c depends on context@
+identifier reached_data : script:python() { reached_data in reach() };
+attribute name __initconst, __initdata;
+type T;
+initializer I;
+@@
+(
+* T reached_data[] __initconst = I;
+|
+* T reached_data[] __initdata = I;
+|
+* T reached_data __initconst = I;
+|
+* T reached_data __initdata = I;
+)
+
+@refdata_c depends on context@
+identifier drv.d;
+attribute name __refdata;
+@@
+* struct platform_driver d __refdata = {...};
+
+@fn_r depends on report || org@
+identifier f;
 attribute name __init;
 position p;
 @@
-* __init@p
-  f(...) {...}
+  __init@p f(...) {...}
 
-@dat_r depends on !patch@
-identifier x = { matchdata.x, reach1.f, reach2.g, reach3.h, data1.y, data2.z };
+@dat_r depends on report || org@
+identifier x;
 attribute name __initconst, __initdata;
 type T;
 initializer I;
 position p;
 @@
 (
-* T x[] __initconst@p = I;
+  T x[] __initconst@p = I;
 |
-* T x[] __initdata@p = I;
+  T x[] __initdata@p = I;
 |
-* T x __initconst@p = I;
+  T x __initconst@p = I;
 |
-* T x __initdata@p = I;
+  T x __initdata@p = I;
 )
 
+@refdata_r depends on report || org@
+identifier drv.d;
+attribute name __refdata;
+position p;
+@@
+  struct platform_driver d __refdata@p = {...};
+
 @script:python depends on report@
 p << fn_r.p;
 f << fn_r.f;
 @@
-coccilib.report.print_report(p[0], "__init function %s is reachable from a module's probe" % f)
+if f in reach():
+    coccilib.report.print_report(p[0], "__init function %s is reachable from a module's probe" % f)
 
 @script:python depends on org@
 p << fn_r.p;
 f << fn_r.f;
 @@
-coccilib.org.print_todo(p[0], "__init function %s is reachable from a module's probe" % f)
+if f in reach():
+    coccilib.org.print_todo(p[0], "__init function %s is reachable from a module's probe" % f)
 
 @script:python depends on report@
 p << dat_r.p;
 x << dat_r.x;
 @@
-coccilib.report.print_report(p[0], "init data %s is reachable from a module's probe" % x)
+if x in reach():
+    coccilib.report.print_report(p[0], "init data %s is reachable from a module's probe" % x)
 
 @script:python depends on org@
 p << dat_r.p;
 x << dat_r.x;
 @@
-coccilib.org.print_todo(p[0], "init data %s is reachable from a module's probe" % x)
+if x in reach():
+    coccilib.org.print_todo(p[0], "init data %s is reachable from a module's probe" % x)
+
+@script:python depends on report@
+p << refdata_r.p;
+d << drv.d;
+@@
+coccilib.report.print_report(p[0], "__refdata on %s hides its probe's references from modpost" % d)
+
+@script:python depends on org@
+p << refdata_r.p;
+d << drv.d;
+@@
+coccilib.org.print_todo(p[0], "__refdata on %s hides its probe's references from modpost" % d)
