@@ -17,12 +17,16 @@ if [ -f "$profile" ]; then
 	done <"$profile"
 fi
 
+scratch=$WORK/build/checkpatch
+mkdir -p "$scratch"
 n=0 bad=0 errors=0 warnings=0 checks=0
 while read -r p; do
 	[ -n "$p" ] || continue
 	n=$((n + 1))
-	out=$(cd "$KSRC" && scripts/checkpatch.pl --strict --terse --show-types --no-summary \
-		${ignore:+--ignore "$ignore"} "$p" 2>&1) || true
+	# From a scratch directory: --strict caches CamelCase names in a file in
+	# the current directory, which must not land in the kernel tree.
+	out=$(cd "$scratch" && GIT_DIR=$KSRC/.git "$KSRC/scripts/checkpatch.pl" --root="$KSRC" \
+		--strict --terse --show-types --no-summary ${ignore:+--ignore "$ignore"} "$p" 2>&1) || true
 	e=$(grep -c ': ERROR:' <<<"$out" || true)
 	w=$(grep -c ': WARNING:' <<<"$out" || true)
 	c=$(grep -c ': CHECK:' <<<"$out" || true)

@@ -17,20 +17,26 @@
 /// device that appears late). The 2021 Rockchip clock conversion was
 /// reverted for exactly this. In a file that can be a module (it has
 /// MODULE_DEVICE_TABLE(), MODULE_LICENSE(), module_platform_driver() or
-/// module_init()), the rule takes the platform_driver's .probe, the
-/// functions that probe names, two more levels of functions below those,
-/// the data they name, the data the of_device_id table's .data points to
-/// and the tables that data names in designated initializers; it drops
-/// __init from those functions and __initconst/__initdata from that data.
+/// module_init()), the roots are each platform_driver's .probe and the
+/// data each of_device_id table's .data points to. From there the rule
+/// follows, to any depth, every name used in a function body, every name
+/// in a designated initializer (.field = name, .field = &name, also in
+/// arrays of structs) and every argument of a macro in an array
+/// initializer (the PLL(), CPU_CLK() tables). It drops __init from the
+/// functions and __initconst/__initdata from the data it reaches, and
+/// __refdata from the platform_driver, which only hid the probe's init
+/// references from modpost.
 ///
 /// What it cannot see: calls into other files (a shared helper reached
 /// from another module's probe keeps its __init: modpost with
-/// SECTION_MISMATCH_WARN_ONLY=n is the check for that), function pointers
-/// set at run time, paths deeper than the levels above, references
-/// hidden in macros (PNAME() and CLK_OF_DECLARE() bodies), and Kconfig:
-/// a file with module markers counts as modular even where Kconfig keeps
-/// it built in, and a file without them does not count even if Kconfig
-/// lets it be a module.
+/// SECTION_MISMATCH_WARN_ONLY=n is the check for that, and the exports
+/// are not added for the same reason), function pointers set at run
+/// time, names made by token pasting (## in a macro) or hidden in a
+/// macro's body (PNAME(), CLK_OF_DECLARE()), and Kconfig: a file with
+/// module markers counts as modular even where Kconfig keeps it built
+/// in, and a file without them does not count even if Kconfig lets it
+/// be a module. It over-approximates too: a name reached counts whatever
+/// it is, so a local variable that shadows a table keeps the table.
 //
 // Confidence: High
 // Options: --no-includes --include-headers

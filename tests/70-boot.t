@@ -27,6 +27,14 @@ for cfg in builtin modular; do
 done
 check "modular: the Samsung modules load in QEMU" eval \
 	'grep -qE "^ok [0-9]+ load clk-samsung" <<<"$out" && has "load rtc-s3c" && has "load exynos_chipid" && has "load exynos-usi" && ! grep -q "^not ok" <<<"$out"'
+all_loaded() {
+	local m
+	for m; do
+		grep -qE "^ok [0-9]+ load $m\$" <<<"$out" || { echo "# $m did not load"; return 1; }
+	done
+}
+check "modular: every arm64 SoC clock driver is a module and loads" \
+	all_loaded clk-exynos5433 clk-exynos7 clk-exynos7885 clk-exynos850 clk-exynosautov9 clk-fsd
 check "the build leaves the kernel tree clean" tree_clean
 
 printf 'CONFIG_MODULES=m\n' >"$TEST_ROOT/dropped.config"
