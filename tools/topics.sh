@@ -72,16 +72,21 @@ done
 kgit checkout -q --detach "$(base_tag)"
 
 printf '%-10s %-26s %7s  %s\n' TOPIC BASE COMMITS TIP
+counts=
 for t in $topics; do
 	b=$(topic_branch "$t"); base=$(topic_base_rev "$t")
 	if tip=$(kgit rev-parse -q --verify "refs/heads/$b"); then
 		n=$(kgit rev-list --count "$base..$tip")
+		counts="$counts${counts:+, }$t $n"
 		note=$(conf_get "$(topic_dir "$t")/topic.conf" note '')
 		case " $failed " in *" $t "*) note="FAILED: previous tip kept" ;; esac
 		[ "$n" != 0 ] || [ -n "$note" ] || note="no commit"
 		printf '%-10s %-26s %7s  %s%s\n' "$t" "$base" "$n" "${tip:0:12}" "${note:+  ($note)}"
 	else
 		printf '%-10s %-26s %7s  %s\n' "$t" "$base" - "(FAILED: no branch)"
+		counts="$counts${counts:+, }$t FAILED"
 	fi
 done
+# The last line is the step's summary in the main job.
+echo "topics: $counts commits"
 [ -z "$failed" ] || die "topics failed to build:$failed (logs in $LOGDIR/topics-<name>.log)"
