@@ -13,12 +13,16 @@
  * Build: aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/gpio.h>
+#include <linux/rtc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -62,6 +66,13 @@ static void ktap_result(const char *name, const char *why)
 		say("ok %d %s", ktap_next++, name);
 		ktap_passed++;
 	}
+}
+
+/* A case that does not apply here: KTAP counts it as passed. */
+static void ktap_skip(const char *name, const char *why)
+{
+	say("ok %d %s # SKIP %s", ktap_next++, name, why);
+	ktap_passed++;
 }
 
 /* Without /dev/console (a custom built-in initramfs), nothing would show. */
@@ -223,6 +234,36 @@ static struct module *find_module(const char *path)
 	return NULL;
 }
 
+/*
+ * Deferred probes: the devices waiting in devices_deferred after each
+ * module load, summed. The same device waiting through three loads counts
+ * three: a measure of how much a load order makes drivers wait.
+ */
+static int deferrals;
+
+static int count_lines(const char *path)
+{
+	char *text = read_file(path), *p;
+	int n = 0;
+
+	if (!text)
+		return -1;
+	for (p = text; *p; p++)
+		n += *p == '\n';
+	free(text);
+	return n;
+}
+
+static void note_deferred(const char *after)
+{
+	int n = count_lines("/sys/kernel/debug/devices_deferred");
+
+	if (n > 0) {
+		say("# %d devices deferred after loading %s", n, after);
+		deferrals += n;
+	}
+}
+
 /* "kernel/drivers/rtc/rtc-s3c.ko" -> "load rtc-s3c" */
 static void test_name(const struct module *m, char *buf, size_t size)
 {
@@ -272,11 +313,41 @@ static int load_module(struct module *m)
 		m->state = MOD_FAILED;
 	} else {
 		m->state = MOD_OK;
+		note_deferred(m->path);
 	}
 	if (fd >= 0)
 		close(fd);
 	ktap_result(name, m->state == MOD_OK ? NULL : why);
 	return m->state == MOD_OK ? 0 : -1;
+}
+
+/*
+ * eq_order=a,b,c on the kernel command line (it reaches PID 1 as an
+ * environment variable): load modules a, b and c first, in that order,
+ * each with its dependencies; the rest follow in modules.dep order.
+ */
+static void load_order(void)
+{
+	char *list, *name, *save, base[128];
+	const char *order = getenv("eq_order");
+	int i;
+
+	if (!order || !*order)
+		return;
+	say("# module order: %s", order);
+	list = strdup(order);
+	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < nmods; i++) {
+			test_name(&mods[i], base, sizeof(base));
+			if (!strcmp(base + strlen("load "), name))
+				break;
+		}
+		if (i < nmods)
+			load_module(&mods[i]);
+		else
+			say("# module order: no module %s, ignored", name);
+	}
+	free(list);
 }
 
 static void modules_run(void)
@@ -288,8 +359,319 @@ static void modules_run(void)
 		return;
 	}
 	say("# %d modules in %s", nmods, moddir);
+	load_order();
 	for (i = 0; i < nmods; i++)
 		load_module(&mods[i]);
+}
+
+/*
+ * --- suite: equivalence state (tools/equiv.sh) ---
+ *
+ * Only when the kernel command line has eq_soc=NAME: the state the Samsung
+ * drivers built for a synthetic SoC (boot/soc/), reported as KTAP and
+ * printed between "# equiv-begin SECTION" and "# equiv-end SECTION", one
+ * "#= " line each, for the host to compare across kernels. Parameters
+ * (each optional except eq_soc):
+ *   eq_bus=NODE          the SoC's bus node under / (soc@5f000000)
+ *   eq_soc_id=ID         the soc_id /sys/devices/soc0 must show
+ *   eq_rtc=Y-M-DTH:M:S   the time /dev/rtc0 must read
+ *   eq_gpio=BANK,LINE,V  a line to request through the GPIO chardev, and V
+ *   eq_permanent=a,b     modules that must refuse delete_module (EBUSY)
+ */
+#define EQ_CASES 8
+
+static int equiv_count(void)
+{
+	return getenv("eq_soc") ? EQ_CASES : 0;
+}
+
+static void section(const char *name, int begin)
+{
+	say("# equiv-%s %s", begin ? "begin" : "end", name);
+}
+
+/* Print a file as state lines, each prefixed; returns its line count. */
+static int dump_file(const char *path, const char *prefix)
+{
+	char *text = read_file(path), *line, *save;
+	int n = 0;
+
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++)
+		say("#= %s%s", prefix, line);
+	free(text);
+	return n;
+}
+
+static void chomp_file(const char *path, char *buf, size_t size)
+{
+	char *text = read_file(path);
+
+	snprintf(buf, size, "%s", text ? text : "(unreadable)");
+	buf[strcspn(buf, "\n")] = '\0';
+	free(text);
+}
+
+/* Each node under the SoC bus: its platform device's driver, if any. */
+static void equiv_devices(const char *bus)
+{
+	char dtdir[128], path[600], link[600], why[200] = "";
+	struct dirent *node, *dev;
+	DIR *dt, *pd;
+	int unbound = 0, bound = 0, early = 0;
+
+	snprintf(dtdir, sizeof(dtdir), "/sys/firmware/devicetree/base/%s", bus);
+	dt = opendir(dtdir);
+	if (!dt) {
+		ktap_result("equiv devices bound", "no SoC bus node in the device tree");
+		return;
+	}
+	section("devices", 1);
+	while ((node = readdir(dt))) {
+		const char *drv = NULL;
+		char drvlink[600];
+		ssize_t n;
+
+		if (node->d_type != DT_DIR || node->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dtdir, node->d_name);
+		pd = opendir("/sys/bus/platform/devices");
+		while (pd && (dev = readdir(pd))) {
+			snprintf(link, sizeof(link), "/sys/bus/platform/devices/%s/of_node", dev->d_name);
+			n = readlink(link, drvlink, sizeof(drvlink) - 1);
+			if (n < 0)
+				continue;
+			drvlink[n] = '\0';
+			/* ../../../firmware/devicetree/base/soc@.../node */
+			if (!strstr(drvlink, "/devicetree/base/") ||
+			    strcmp(strstr(drvlink, "/devicetree/base/") + 17, path + 30))
+				continue;
+			snprintf(link, sizeof(link), "/sys/bus/platform/devices/%s/driver", dev->d_name);
+			n = readlink(link, drvlink, sizeof(drvlink) - 1);
+			drvlink[n < 0 ? 0 : n] = '\0';
+			drv = n < 0 ? "" : strrchr(drvlink, '/') + 1;
+			break;
+		}
+		if (pd)
+			closedir(pd);
+		if (!drv) {
+			say("#= %s early", node->d_name);	/* an OF_DECLARE provider */
+			early++;
+		} else if (!*drv) {
+			say("#= %s unbound", node->d_name);
+			if (!unbound++)
+				snprintf(why, sizeof(why), "not bound: %.180s", node->d_name);
+		} else {
+			say("#= %s bound %s", node->d_name, drv);
+			bound++;
+		}
+	}
+	closedir(dt);
+	section("devices", 0);
+	say("# devices: %d bound, %d early providers, %d unbound", bound, early, unbound);
+	ktap_result("equiv devices bound", unbound ? why : NULL);
+}
+
+static void equiv_deferred(void)
+{
+	char why[200];
+	int n = count_lines("/sys/kernel/debug/devices_deferred");
+
+	say("# deferrals: %d", deferrals);
+	if (n < 0) {
+		ktap_result("equiv no deferred probe", "cannot read devices_deferred");
+	} else if (n > 0) {
+		dump_file("/sys/kernel/debug/devices_deferred", "deferred ");
+		snprintf(why, sizeof(why), "%d devices still deferred", n);
+		ktap_result("equiv no deferred probe", why);
+	} else {
+		ktap_result("equiv no deferred probe", NULL);
+	}
+}
+
+static void equiv_clocks(void)
+{
+	int n;
+
+	section("clk", 1);
+	n = dump_file("/sys/kernel/debug/clk/clk_summary", "");
+	section("clk", 0);
+	ktap_result("equiv clk_summary captured", n > 2 ? NULL : "clk_summary missing or empty");
+}
+
+static void equiv_pinctrl(void)
+{
+	static const char *const files[] = { "pins", "pingroups", "pinmux-functions", "gpio-ranges" };
+	char path[400], prefix[300];
+	struct dirent *d;
+	DIR *dir = opendir("/sys/kernel/debug/pinctrl");
+	int ctrls = 0, i;
+
+	section("pinctrl", 1);
+	while (dir && (d = readdir(dir))) {
+		if (d->d_type != DT_DIR || !strstr(d->d_name, "pinctrl"))
+			continue;
+		ctrls++;
+		for (i = 0; i < 4; i++) {
+			snprintf(path, sizeof(path), "/sys/kernel/debug/pinctrl/%s/%s", d->d_name, files[i]);
+			snprintf(prefix, sizeof(prefix), "%s %s: ", d->d_name, files[i]);
+			dump_file(path, prefix);
+		}
+	}
+	if (dir)
+		closedir(dir);
+	section("pinctrl", 0);
+	say("# pin controllers: %d", ctrls);
+	ktap_result("equiv pinctrl debugfs captured", ctrls ? NULL : "no pin controller in debugfs");
+}
+
+static void equiv_soc(void)
+{
+	char id[64], family[64], rev[64], why[200];
+	const char *want = getenv("eq_soc_id");
+
+	chomp_file("/sys/devices/soc0/soc_id", id, sizeof(id));
+	chomp_file("/sys/devices/soc0/family", family, sizeof(family));
+	chomp_file("/sys/devices/soc0/revision", rev, sizeof(rev));
+	section("soc", 1);
+	say("#= soc_id %s", id);
+	say("#= family %s", family);
+	say("#= revision %s", rev);
+	section("soc", 0);
+	snprintf(why, sizeof(why), "soc_id is '%s', expected '%s'", id, want ? want : "");
+	ktap_result("equiv soc0 names the SoC", want && strcmp(id, want) ? why : NULL);
+}
+
+static void equiv_rtc(void)
+{
+	struct rtc_time t;
+	char got[64], why[160];
+	const char *want = getenv("eq_rtc");
+	int fd = open("/dev/rtc0", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || ioctl(fd, RTC_RD_TIME, &t) < 0) {
+		snprintf(why, sizeof(why), "%s /dev/rtc0: %s", fd < 0 ? "open" : "RTC_RD_TIME", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		ktap_result("equiv rtc0 reads the seeded time", why);
+		return;
+	}
+	close(fd);
+	snprintf(got, sizeof(got), "%04d-%02d-%02dT%02d:%02d:%02d", t.tm_year + 1900, t.tm_mon + 1,
+		 t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec);
+	section("rtc", 1);
+	say("#= rtc0 %s", got);
+	section("rtc", 0);
+	snprintf(why, sizeof(why), "read %s, seeded %s", got, want ? want : "");
+	ktap_result("equiv rtc0 reads the seeded time", want && strcmp(got, want) ? why : NULL);
+}
+
+/* The chip whose label is bank, through /dev/gpiochipN; -1 if none. */
+static int open_gpiochip(const char *bank)
+{
+	struct gpiochip_info info;
+	char path[32];
+	int i, fd;
+
+	for (i = 0; i < 512; i++) {
+		snprintf(path, sizeof(path), "/dev/gpiochip%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (ioctl(fd, GPIO_GET_CHIPINFO_IOCTL, &info) == 0 && !strcmp(info.label, bank))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+static void equiv_gpio(void)
+{
+	struct gpio_v2_line_request req;
+	struct gpio_v2_line_values vals;
+	char bank[32], why[160];
+	const char *spec = getenv("eq_gpio");
+	unsigned int line, want;
+	int fd;
+
+	if (!spec || sscanf(spec, "%31[^,],%u,%u", bank, &line, &want) != 3) {
+		ktap_skip("equiv gpio line reads", "no eq_gpio=BANK,LINE,VALUE");
+		return;
+	}
+	fd = open_gpiochip(bank);
+	if (fd < 0) {
+		snprintf(why, sizeof(why), "no GPIO chip labelled %s", bank);
+		ktap_result("equiv gpio line reads", why);
+		return;
+	}
+	memset(&req, 0, sizeof(req));
+	req.offsets[0] = line;
+	req.num_lines = 1;
+	req.config.flags = GPIO_V2_LINE_FLAG_INPUT;
+	snprintf(req.consumer, sizeof(req.consumer), "exynos-gki");
+	memset(&vals, 0, sizeof(vals));
+	vals.mask = 1;
+	if (ioctl(fd, GPIO_V2_GET_LINE_IOCTL, &req) < 0 ||
+	    ioctl(req.fd, GPIO_V2_LINE_GET_VALUES_IOCTL, &vals) < 0) {
+		snprintf(why, sizeof(why), "%s line %u: %s", bank, line, strerror(errno));
+		close(fd);
+		ktap_result("equiv gpio line reads", why);
+		return;
+	}
+	close(req.fd);
+	close(fd);
+	section("gpio", 1);
+	say("#= %s-%u %u", bank, line, (unsigned int)(vals.bits & 1));
+	section("gpio", 0);
+	snprintf(why, sizeof(why), "%s-%u reads %u, seeded %u", bank, line, (unsigned int)(vals.bits & 1), want);
+	ktap_result("equiv gpio line reads", (vals.bits & 1) != want ? why : NULL);
+}
+
+static void equiv_permanent(void)
+{
+	const char *list = getenv("eq_permanent");
+	char *copy, *name, *save, *c, why[200] = "";
+	int tried = 0;
+
+	if (!list || !*list) {
+		ktap_skip("equiv clock modules refuse removal", "no clock modules in this kernel");
+		return;
+	}
+	copy = strdup(list);
+	for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		for (c = name; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		tried++;
+		if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0) {
+			if (!*why)
+				snprintf(why, sizeof(why), "%s was removed", name);
+		} else if (errno != EBUSY && !*why) {
+			snprintf(why, sizeof(why), "%s: %s, expected EBUSY", name, strerror(errno));
+		} else {
+			say("# delete_module %s: %s, as designed", name, strerror(errno));
+		}
+	}
+	free(copy);
+	ktap_result("equiv clock modules refuse removal", *why ? why : NULL);
+}
+
+static void equiv_run(void)
+{
+	const char *bus = getenv("eq_bus");
+
+	if (!getenv("eq_soc"))
+		return;
+	say("# equiv: soc %s", getenv("eq_soc"));
+	equiv_devices(bus ? bus : "soc@5f000000");
+	equiv_deferred();
+	equiv_clocks();
+	equiv_pinctrl();
+	equiv_soc();
+	equiv_rtc();
+	equiv_gpio();
+	equiv_permanent();
 }
 
 /* --- the test table --- */
@@ -300,6 +682,7 @@ static const struct suite {
 } suites[] = {
 	{ mounts_count, mounts_run },
 	{ modules_count, modules_run },
+	{ equiv_count, equiv_run },
 };
 #define N_SUITES (int)(sizeof(suites) / sizeof(suites[0]))
 

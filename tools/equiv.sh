@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# tools/equiv.sh [SOC...]: boot two kernels on the same synthetic Exynos SoC
+# (boot/soc/<soc>.dtsi merged into the DT QEMU dumps, registers seeded from
+# boot/soc/<soc>.regs) and compare what the drivers built: devices bound,
+# clock names/parents/rates, pins/groups/functions, SoC id, RTC time, a GPIO
+# line. The second kernel is booted again with the top-level Samsung modules
+# loaded in EQ_ORDERS seeded orders; every order must give the same state.
+# Differences listed in boot/equiv/expected-differences pass; any other
+# fails, and the diff is printed and kept in $WORK/logs.
+#   EQ_A, EQ_B   "REV CONFIG" of the baseline and of the series
+#                (default "v<base> builtin" and "integration modular")
+#   EQ_ORDERS    module orders to try on a modular EQ_B (default 12)
+#   EQ_SEED      seed of the order sample (default: from the clock; printed)
+#   EQ_EXPECTED  the expectations file (default boot/equiv/expected-differences)
+#   EQ_DTSI_<soc>, EQ_REGS_<soc>   other SoC description files (for tests)
+# shellcheck source=tools/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=tools/kbuild.sh
+. "$TOP/tools/kbuild.sh"
+
+need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler cpp cpp gcc gcc \
+	timeout coreutils shuf coreutils
+socs=("$@")
+[ ${#socs[@]} -gt 0 ] || socs=(exynos5433)
+read -r rev_a cfg_a <<<"${EQ_A:-$(base_tag) builtin}"
+read -r rev_b cfg_b <<<"${EQ_B:-integration modular}"
+orders=${EQ_ORDERS:-12}
+seed=${EQ_SEED:-$(date +%s)}
+expected=${EQ_EXPECTED:-$TOP/boot/equiv/expected-differences}
+[ -f "$expected" ] || die "no expectations file $expected"
+timeout_s=${BOOT_TIMEOUT:-30}
+out=$WORK/equiv
+mkdir -p "$out"
+
+# Host tool: the register image generator.
+gcc -O2 -Wall -Wextra -Werror -o "$out/regimg" "$TOP/boot/regimg.c" ||
+	die "boot/regimg.c does not compile (above)"
+
+# eq_dtb SOC DIR: DIR/soc.dtb = QEMU's own DT + the SoC fragment, and
+# DIR/loader.args = the loader options seeding the registers.
+eq_dtb() {
+	local soc=$1 d=$2 dtsi regs v
+	v=EQ_DTSI_$soc dtsi=${!v:-$TOP/boot/soc/$soc.dtsi}
+	v=EQ_REGS_$soc regs=${!v:-$TOP/boot/soc/$soc.regs}
+	mkdir -p "$d/img"
+	kb_dump_dtb "$d/virt.dtb" || die "qemu could not dump its device tree"
+	dtc -q -I dtb -O dts -o "$d/virt.dts" "$d/virt.dtb"
+	cpp -nostdinc -undef -P -x assembler-with-cpp -I "$KSRC/include" "$dtsi" >"$d/soc.dtsi" ||
+		die "$dtsi does not preprocess (above)"
+	cat "$d/virt.dts" "$d/soc.dtsi" >"$d/soc.dts"
+	dtc -q -I dts -O dtb -o "$d/soc.dtb" "$d/soc.dts" || die "$dtsi does not merge into QEMU's DT (above)"
+	"$out/regimg" "$regs" "$d/img" >"$d/loader.args" || die "$regs: bad register description (above)"
+}
+
+# eq_append SOC: the eq_* kernel parameters of boot/soc/SOC.conf.
+eq_append() {
+	local c=$TOP/boot/soc/$1.conf k a="eq_soc=$1"
+	for k in soc_id rtc gpio bus; do
+		a+=" eq_$k=$(conf_get "$c" $k)"
+	done
+	printf '%s\n' "$a"
+}
+
+# eq_state LOG OUT: the captured sections of a console log, normalised to
+# one sorted "kind key value..." line each. clk_summary's indentation gives
+# each clock's parent; counts go to separate clkcnt lines.
+eq_state() {
+	tr -d '\r' <"$1" | awk '
+		/^# equiv-begin / { sec = $3; hdr = 0; next }
+		/^# equiv-end / { sec = ""; next }
+		sec == "" || !/^#= / { next }
+		{ line = substr($0, 4) }
+		sec == "clk" {
+			# name enable prepare protect rate accuracy phase duty hw-enable
+			# [consumer con_id]; further consumers on lines of their own.
+			n = split(line, f, " ")
+			if (n == 2 && cur != "") { printf "clkuser %s %s %s\n", cur, f[1], f[2]; next }
+			if (n < 9 || f[2] !~ /^-?[0-9]+$/) next
+			match(line, /^ */); lvl = int((RLENGTH - 1) / 3)
+			cur = f[1]; par[lvl] = cur
+			p = lvl > 0 ? par[lvl - 1] : "-"
+			printf "clk %s parent=%s rate=%s accuracy=%s phase=%s duty=%s\n", cur, p, f[5], f[6], f[7], f[8]
+			printf "clkcnt %s enable=%s prepare=%s protect=%s hw=%s\n", cur, f[2], f[3], f[4], f[9]
+			if (n >= 11) printf "clkuser %s %s %s\n", cur, f[10], f[11]
+			next
+		}
+		sec == "devices" { print "dev " line; next }
+		{ print sec " " line }
+	' | LC_ALL=C sort
+}
+
+# eq_boot NAME REV CONFIG SOC DIR [APPEND]: boot REV CONFIG on the SoC; the
+# first boot of a kernel goes through boot.sh (build, initramfs), later
+# ones rerun QEMU on the same initramfs. Leaves DIR/NAME.log and .state.
+eq_boot() {
+	local name=$1 rev=$2 cfg=$3 soc=$4 d=$5 app=${6:-} o rc=0 start verdict qx
+	o=$(kb_outdir "$rev" "$cfg")
+	qx="-dtb $d/soc.dtb $(tr '\n' ' ' <"$d/loader.args")"
+	start=$EPOCHREALTIME
+	if [ ! -f "$d/.booted-$(kb_name "$rev")-$cfg" ]; then
+		QEMU_EXTRA=$qx BOOT_APPEND="$(eq_append "$soc") $app" BOOT_TIMEOUT=$timeout_s \
+			"$TOP/tools/boot.sh" "$rev" "$cfg" >"$d/$name.boot" 2>&1 || rc=$?
+		cp "$LOGDIR/boot-$(kb_name "$rev")-$cfg.log" "$d/$name.log"
+		[ $rc = 0 ] && touch "$d/.booted-$(kb_name "$rev")-$cfg"
+		verdict=$(grep -E '^boot: ' "$d/$name.boot" | tail -n1)
+		[ -n "$verdict" ] || verdict="boot: FAIL $(tail -n3 "$d/$name.boot" | tr '\n' ' ')"
+	else
+		kb_qemu_cmd "$KB_QEMU_MACHINE"
+		# shellcheck disable=SC2086 # qx is a list of arguments
+		timeout -k 5 "$timeout_s" "${KB_QEMU[@]}" -kernel "$o/arch/arm64/boot/Image" \
+			-initrd "$o/qemu/initramfs.cpio" \
+			-append "console=ttyAMA0 panic=-1 $(eq_append "$soc") $app" $qx \
+			</dev/null >"$d/$name.log" 2>&1 || rc=$?
+		verdict="boot: $(kb_verdict "$d/$name.log" "$rc")"
+	fi
+	eq_state "$d/$name.log" >"$d/$name.state"
+	eq_secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	eq_deferrals=$(tr -d '\r' <"$d/$name.log" | sed -n 's/^# deferrals: //p' | tail -n1)
+	eq_verdict=$verdict
+	case $verdict in "boot: PASS"*) return 0 ;; *) return 1 ;; esac
+}
+
+# eq_compare A B DIFF: diff two states; prints "expected unexpected" counts,
+# writes the unexpected lines (with side: - baseline, + series) to DIFF.
+eq_compare() {
+	local line side glob reason ok n_exp=0 n_unexp=0
+	local -a globs=()
+	while IFS='|' read -r glob reason; do
+		glob=${glob%"${glob##*[![:space:]]}"}
+		[ -n "$glob" ] && [ "${glob:0:1}" != "#" ] && globs+=("$glob")
+	done <"$expected"
+	: >"$3"
+	while IFS= read -r line; do
+		side=${line:0:1} line=${line:2}
+		ok=
+		for glob in "${globs[@]}"; do
+			# shellcheck disable=SC2053 # glob match on purpose
+			if [[ $line == $glob ]]; then ok=1 && break; fi
+		done
+		if [ -n "$ok" ]; then
+			n_exp=$((n_exp + 1))
+		else
+			n_unexp=$((n_unexp + 1))
+			printf '%s %s\n' "$side" "$line" >>"$3"
+		fi
+	done < <(LC_ALL=C comm -3 "$1" "$2" | sed -e 's/^\t/+ /' -e 't' -e 's/^/- /')
+	echo "$n_exp $n_unexp"
+}
+
+# The top-level Samsung modules of a build (no other module of the build
+# needs them to load): the ones whose order is permuted.
+eq_modules() {
+	local o rel
+	o=$(kb_outdir "$1" "$2") rel=$(kb_release "$o")
+	[ -f "$o/staging/lib/modules/$rel/modules.dep" ] || return 0
+	grep -E '^kernel/drivers/(clk|pinctrl|soc|rtc)/(samsung/|rtc-s3c)' "$o/staging/lib/modules/$rel/modules.dep" |
+		sed 's/:.*//; s|.*/||; s/\.ko.*//' | LC_ALL=C sort
+}
+
+eq_clk_modules() { eq_modules "$@" | grep -E '^clk-' | paste -sd, || true; }
+
+fail=0
+table=()
+json=()
+for soc in "${socs[@]}"; do
+	[ -f "$TOP/boot/soc/$soc.dtsi" ] || die "unknown SoC '$soc': boot/soc/$soc.dtsi does not exist"
+	d=$out/$soc
+	rm -rf "$d"
+	mkdir -p "$d"
+	step "equiv $soc: device tree and register images in $d"
+	eq_dtb "$soc" "$d"
+	soc_fail=0
+
+	step "equiv $soc: baseline $rev_a $cfg_a"
+	if eq_boot a "$rev_a" "$cfg_a" "$soc" "$d"; then :; else soc_fail=1; fi
+	printf 'equiv: %s %s %s %s %ss\n' "$soc" "${eq_verdict#boot: }" "$rev_a" "$cfg_a" "$eq_secs"
+	state_a=$d/a.state
+
+	perm=$(eq_clk_modules "$rev_b" "$cfg_b" 2>/dev/null || true)
+	step "equiv $soc: series $rev_b $cfg_b"
+	if eq_boot b "$rev_b" "$cfg_b" "$soc" "$d" "${perm:+eq_permanent=$perm}"; then :; else soc_fail=1; fi
+	printf 'equiv: %s %s %s %s %ss\n' "$soc" "${eq_verdict#boot: }" "$rev_b" "$cfg_b" "$eq_secs"
+	defs="${eq_deferrals:-?}"
+	# eq_modules needs the build, which the boot just made.
+	perm=$(eq_clk_modules "$rev_b" "$cfg_b")
+	read -r n_exp n_unexp <<<"$(eq_compare "$state_a" "$d/b.state" "$d/diff")"
+	cp "$d/diff" "$LOGDIR/equiv-$soc.diff"
+	if [ "$n_unexp" -gt 0 ]; then
+		soc_fail=1
+		echo "equiv: $soc: $n_unexp unexpected differences ($rev_a $cfg_a '-', $rev_b $cfg_b '+'; $LOGDIR/equiv-$soc.diff):"
+		head -n 60 "$d/diff"
+		[ "$(wc -l <"$d/diff")" -le 60 ] || echo "... ($(wc -l <"$d/diff") lines, all in $LOGDIR/equiv-$soc.diff)"
+	fi
+
+	tried=1
+	mapfile -t mods < <(eq_modules "$rev_b" "$cfg_b")
+	if [ "$cfg_b" = modular ] && [ ${#mods[@]} -gt 1 ] && [ "$orders" -gt 1 ]; then
+		step "equiv $soc: $orders module orders of ${#mods[@]} modules, seed $seed (replay: EQ_SEED=$seed)"
+		for i in $(seq 2 "$orders"); do
+			order=$(printf '%s\n' "${mods[@]}" |
+				shuf --random-source=<(yes "$seed-$i") | paste -sd,)
+			if eq_boot "order$i" "$rev_b" "$cfg_b" "$soc" "$d" "eq_order=$order${perm:+ eq_permanent=$perm}"; then :; else soc_fail=1; fi
+			tried=$((tried + 1))
+			defs+=",${eq_deferrals:-?}"
+			if ! cmp -s "$d/b.state" "$d/order$i.state"; then
+				soc_fail=1
+				echo "equiv: $soc: order $order gives another state than modules.dep order:"
+				diff "$d/b.state" "$d/order$i.state" | head -n 30 || true
+				diff "$d/b.state" "$d/order$i.state" >"$LOGDIR/equiv-$soc-order$i.diff" || true
+			fi
+			printf 'equiv: %s order %d %s %ss deferrals %s: %s\n' "$soc" "$i" \
+				"$(cmp -s "$d/b.state" "$d/order$i.state" && echo same || echo DIFFERENT)" \
+				"$eq_secs" "${eq_deferrals:-?}" "$order"
+		done
+	fi
+
+	bound=$(grep -c '^dev .* bound ' "$d/b.state" || true)
+	ndev=$(grep -c '^dev ' "$d/b.state" || true)
+	clocks=$(grep -c '^clk ' "$d/b.state" || true)
+	pins=$(grep -c '^pinctrl .* pins: pin ' "$d/b.state" || true)
+	table+=("$(printf '%-11s %7s %6s %6s %-14s %6s %8s/%-10s %s' "$soc" "$bound/$ndev" "$clocks" "$pins" "$defs" "$tried" \
+		"$n_exp" "$n_unexp" "$([ $soc_fail = 0 ] && echo PASS || echo FAIL)")")
+	json+=("$(printf '{"soc":"%s","devices_bound":%d,"devices":%d,"clocks":%d,"pins":%d,"deferrals":"%s","orders":%d,"expected":%d,"unexpected":%d,"pass":%s}' \
+		"$soc" "$bound" "$ndev" "$clocks" "$pins" "$defs" "$tried" "$n_exp" "$n_unexp" "$([ $soc_fail = 0 ] && echo true || echo false)")")
+	[ $soc_fail = 0 ] || fail=1
+done
+
+echo "equiv: $rev_a $cfg_a against $rev_b $cfg_b, seed $seed"
+printf '%-11s %7s %6s %6s %-14s %6s %19s %s\n' SoC bound clocks pins deferrals orders "diff expect/unexp" result
+printf '%s\n' "${table[@]}"
+printf '{"a":"%s %s","b":"%s %s","seed":"%s","socs":[%s]}\n' "$rev_a" "$cfg_a" "$rev_b" "$cfg_b" "$seed" \
+	"$(IFS=,; echo "${json[*]}")" >"$WORK/equiv.json"
+if [ $fail = 0 ]; then
+	echo "equiv: PASS ${socs[*]}"
+else
+	echo "equiv: FAIL ${socs[*]} (logs: $out, $LOGDIR/equiv-*.diff)"
+	exit 1
+fi
