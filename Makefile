@@ -11,7 +11,7 @@ export WORK
 T := tools
 
 .PHONY: all deps tree topics integration build boot export request-pull \
-	resolve check test bench
+	resolve check test bench equiv
 
 all: deps
 	@$(T)/pipeline.sh
@@ -33,6 +33,11 @@ build: integration
 
 boot: integration
 	@$(T)/boot.sh $(BRANCH) $(CONFIG)
+
+# Same DT and register images, base built-in against the series (default
+# integration modular): tools/equiv.sh, SOC= picks the SoCs.
+equiv: integration
+	@$(T)/equiv.sh $(SOC)
 
 export:
 	@test -n "$(TOPIC)" || { echo "usage: make export TOPIC=<name>" >&2; exit 2; }

@@ -6,6 +6,9 @@
 #   one patch       the same after one patch's commit message changed
 #   check no-op     make check, nothing changed (all results cached)
 #   check one patch make check after that change (one topic + integration)
+#   equiv           tools/equiv.sh, base built in against integration modular
+#                   with its module orders (only with BENCH_EQUIV=1: it
+#                   builds two kernels the first time), EQUIV_RUNS runs
 #   cold test       make test from an empty test root (only with BENCH_COLD=1,
 #                   COLD_RUNS runs, default 1: it takes many minutes)
 # It edits a scratch copy of this checkout, never the checkout itself.
@@ -51,6 +54,17 @@ report "warm no-op" "$noop"
 report "one patch" "$onep"
 report "check no-op" "$chk"
 report "check one patch" "$chk1"
+
+if [ "${BENCH_EQUIV:-0}" = 1 ]; then
+	"$T/equiv.sh" >>"$WORK/bench.log" 2>&1 || die "tools/equiv.sh fails in $WORK: see $WORK/bench.log"
+	eq=
+	for i in $(seq 1 "${EQUIV_RUNS:-3}"); do
+		eq="$eq $(time_it "$T/equiv.sh")"
+	done
+	report "equiv" "$eq"
+	# Its own per-boot times, from the last run.
+	grep -E '^equiv: .* [0-9.]+s' "$WORK/bench.log" | tail -n "$((2 + ${EQ_ORDERS:-12} - 1))" | sed 's/^/    /'
+fi
 
 if [ "${BENCH_COLD:-0}" = 1 ]; then
 	cold=

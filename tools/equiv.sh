@@ -13,7 +13,9 @@
 #   EQ_ORDERS    module orders to try on a modular EQ_B (default 12)
 #   EQ_SEED      seed of the order sample (default: from the clock; printed)
 #   EQ_EXPECTED  the expectations file (default boot/equiv/expected-differences)
-#   EQ_DTSI_<soc>, EQ_REGS_<soc>   other SoC description files (for tests)
+#   EQ_DTSI_<soc>, EQ_REGS_<soc>   other SoC description files, for both
+#                kernels; EQ_DTSI_B_<soc>, EQ_REGS_B_<soc> for the series
+#                only (tests/75-equiv.t seeds faults with them)
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=tools/kbuild.sh
@@ -31,18 +33,21 @@ expected=${EQ_EXPECTED:-$TOP/boot/equiv/expected-differences}
 [ -f "$expected" ] || die "no expectations file $expected"
 timeout_s=${BOOT_TIMEOUT:-30}
 out=$WORK/equiv
+# Held for all boots: boot.sh sees it and builds under it.
+take_lock
 mkdir -p "$out"
 
 # Host tool: the register image generator.
 gcc -O2 -Wall -Wextra -Werror -o "$out/regimg" "$TOP/boot/regimg.c" ||
 	die "boot/regimg.c does not compile (above)"
 
-# eq_dtb SOC DIR: DIR/soc.dtb = QEMU's own DT + the SoC fragment, and
-# DIR/loader.args = the loader options seeding the registers.
+# eq_dtb SOC SIDE DIR: DIR/soc.dtb = QEMU's own DT + the SoC fragment, and
+# DIR/loader.args = the loader options seeding the registers. SIDE is A
+# (baseline) or B (series), for the overrides above.
 eq_dtb() {
-	local soc=$1 d=$2 dtsi regs v
-	v=EQ_DTSI_$soc dtsi=${!v:-$TOP/boot/soc/$soc.dtsi}
-	v=EQ_REGS_$soc regs=${!v:-$TOP/boot/soc/$soc.regs}
+	local soc=$1 side=$2 d=$3 dtsi regs v w
+	v=EQ_DTSI_$soc w=EQ_DTSI_${side}_$soc dtsi=${!w:-${!v:-$TOP/boot/soc/$soc.dtsi}}
+	v=EQ_REGS_$soc w=EQ_REGS_${side}_$soc regs=${!w:-${!v:-$TOP/boot/soc/$soc.regs}}
 	mkdir -p "$d/img"
 	kb_dump_dtb "$d/virt.dtb" || die "qemu could not dump its device tree"
 	dtc -q -I dtb -O dts -o "$d/virt.dts" "$d/virt.dtb"
@@ -90,13 +95,14 @@ eq_state() {
 	' | LC_ALL=C sort
 }
 
-# eq_boot NAME REV CONFIG SOC DIR [APPEND]: boot REV CONFIG on the SoC; the
-# first boot of a kernel goes through boot.sh (build, initramfs), later
-# ones rerun QEMU on the same initramfs. Leaves DIR/NAME.log and .state.
+# eq_boot NAME REV CONFIG SOC DIR SIDE [APPEND]: boot REV CONFIG on the
+# SoC of DIR/SIDE (eq_dtb); the first boot of a kernel goes through boot.sh
+# (build, initramfs), later ones rerun QEMU on the same initramfs. Leaves
+# DIR/NAME.log and DIR/NAME.state.
 eq_boot() {
-	local name=$1 rev=$2 cfg=$3 soc=$4 d=$5 app=${6:-} o rc=0 start verdict qx
+	local name=$1 rev=$2 cfg=$3 soc=$4 d=$5 hw=$5/$6 app=${7:-} o rc=0 start verdict qx
 	o=$(kb_outdir "$rev" "$cfg")
-	qx="-dtb $d/soc.dtb $(tr '\n' ' ' <"$d/loader.args")"
+	qx="-dtb $hw/soc.dtb $(tr '\n' ' ' <"$hw/loader.args")"
 	start=$EPOCHREALTIME
 	if [ ! -f "$d/.booted-$(kb_name "$rev")-$cfg" ]; then
 		QEMU_EXTRA=$qx BOOT_APPEND="$(eq_append "$soc") $app" BOOT_TIMEOUT=$timeout_s \
@@ -169,17 +175,18 @@ for soc in "${socs[@]}"; do
 	rm -rf "$d"
 	mkdir -p "$d"
 	step "equiv $soc: device tree and register images in $d"
-	eq_dtb "$soc" "$d"
+	eq_dtb "$soc" A "$d/A"
+	eq_dtb "$soc" B "$d/B"
 	soc_fail=0
 
 	step "equiv $soc: baseline $rev_a $cfg_a"
-	if eq_boot a "$rev_a" "$cfg_a" "$soc" "$d"; then :; else soc_fail=1; fi
+	if eq_boot a "$rev_a" "$cfg_a" "$soc" "$d" A; then :; else soc_fail=1; fi
 	printf 'equiv: %s %s %s %s %ss\n' "$soc" "${eq_verdict#boot: }" "$rev_a" "$cfg_a" "$eq_secs"
 	state_a=$d/a.state
 
 	perm=$(eq_clk_modules "$rev_b" "$cfg_b" 2>/dev/null || true)
 	step "equiv $soc: series $rev_b $cfg_b"
-	if eq_boot b "$rev_b" "$cfg_b" "$soc" "$d" "${perm:+eq_permanent=$perm}"; then :; else soc_fail=1; fi
+	if eq_boot b "$rev_b" "$cfg_b" "$soc" "$d" B "${perm:+eq_permanent=$perm}"; then :; else soc_fail=1; fi
 	printf 'equiv: %s %s %s %s %ss\n' "$soc" "${eq_verdict#boot: }" "$rev_b" "$cfg_b" "$eq_secs"
 	defs="${eq_deferrals:-?}"
 	# eq_modules needs the build, which the boot just made.
@@ -200,7 +207,7 @@ for soc in "${socs[@]}"; do
 		for i in $(seq 2 "$orders"); do
 			order=$(printf '%s\n' "${mods[@]}" |
 				shuf --random-source=<(yes "$seed-$i") | paste -sd,)
-			if eq_boot "order$i" "$rev_b" "$cfg_b" "$soc" "$d" "eq_order=$order${perm:+ eq_permanent=$perm}"; then :; else soc_fail=1; fi
+			if eq_boot "order$i" "$rev_b" "$cfg_b" "$soc" "$d" B "eq_order=$order${perm:+ eq_permanent=$perm}"; then :; else soc_fail=1; fi
 			tried=$((tried + 1))
 			defs+=",${eq_deferrals:-?}"
 			if ! cmp -s "$d/b.state" "$d/order$i.state"; then
