@@ -10,6 +10,8 @@
  *   OFFSET VALUE             a 32-bit word
  *   OFFSET pll35xx M P S     PLL35xx CON0: enabled, locked, M/P/S
  *   OFFSET pll36xx M P S     PLL36xx CON0 (K goes in CON1 as a plain word)
+ *   OFFSET pll0822x M P S    Exynos850 PLL0822x CON3: the PLL35xx layout
+ *   OFFSET pll0831x M P S    PLL0831x CON3: the PLL36xx layout, K in CON5
  *   OFFSET bcd N             N (0-99) in BCD, for RTC registers
  * Each block becomes OUTDIR/NAME.bin (little endian, as long as its last
  * word), and one line "-device loader,file=...,addr=...,force-raw=on" on
@@ -74,11 +76,17 @@ static void flush_block(void)
 	printf("-device loader,file=%s,addr=0x%lx,force-raw=on\n", path, base);
 }
 
+static int is_pll(const char *type)
+{
+	return !strcmp(type, "pll35xx") || !strcmp(type, "pll36xx") ||
+	       !strcmp(type, "pll0822x") || !strcmp(type, "pll0831x");
+}
+
 static unsigned long pll(const char *type, char **tok)
 {
 	unsigned long m, p, s;
 
-	if (!strcmp(type, "pll35xx"))
+	if (!strcmp(type, "pll35xx") || !strcmp(type, "pll0822x"))
 		m = number(tok[0], 0x3ff);	/* MDIV [25:16] */
 	else
 		m = number(tok[0], 0x1ff);	/* MDIV [24:16] */
@@ -130,13 +138,13 @@ int main(int argc, char **argv)
 			fail("offset not 32-bit aligned");
 		if (n == 2)
 			val = number(tok[1], 0xffffffffUL);
-		else if (n == 5 && (!strcmp(tok[1], "pll35xx") || !strcmp(tok[1], "pll36xx")))
+		else if (n == 5 && is_pll(tok[1]))
 			val = pll(tok[1], tok + 2);
 		else if (n == 3 && !strcmp(tok[1], "bcd")) {
 			val = number(tok[2], 99);
 			val = (val / 10) << 4 | val % 10;
 		} else {
-			fail("want: OFFSET VALUE | OFFSET pll35xx|pll36xx M P S | OFFSET bcd N");
+			fail("want: OFFSET VALUE | OFFSET PLLTYPE M P S | OFFSET bcd N");
 		}
 		words[off / 4] = val;
 		if ((int)(off / 4) + 1 > nwords)

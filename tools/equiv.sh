@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# tools/equiv.sh [SOC...]: boot two kernels on the same synthetic Exynos SoC
+# tools/equiv.sh [SOC...] (default exynos5433 exynos850): boot two kernels on the same synthetic Exynos SoC
 # (boot/soc/<soc>.dtsi merged into the DT QEMU dumps, registers seeded from
 # boot/soc/<soc>.regs) and compare what the drivers built: devices bound,
 # clock names/parents/rates, pins/groups/functions, SoC id, RTC time, a GPIO
@@ -24,7 +24,7 @@
 need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler cpp cpp gcc gcc \
 	timeout coreutils shuf coreutils
 socs=("$@")
-[ ${#socs[@]} -gt 0 ] || socs=(exynos5433)
+[ ${#socs[@]} -gt 0 ] || socs=(exynos5433 exynos850)
 read -r rev_a cfg_a <<<"${EQ_A:-$(base_tag) builtin}"
 read -r rev_b cfg_b <<<"${EQ_B:-integration modular}"
 orders=${EQ_ORDERS:-12}
