@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# tools/equiv.sh [SOC...] (default exynos5433 exynos850): boot two kernels on the same synthetic Exynos SoC
-# (boot/soc/<soc>.dtsi merged into the DT QEMU dumps, registers seeded from
-# boot/soc/<soc>.regs) and compare what the drivers built: devices bound,
-# clock names/parents/rates, pins/groups/functions, SoC id, RTC time, a GPIO
-# line. The second kernel is booted again with the top-level Samsung modules
-# loaded in EQ_ORDERS seeded orders; every order must give the same state.
-# Differences listed in boot/equiv/expected-differences pass; any other
-# fails, and the diff is printed and kept in $WORK/logs.
+# tools/equiv.sh [SOC...]: boot two kernels on the same synthetic Exynos SoC
+# (default exynos5433 and exynos850: boot/soc/<soc>.dtsi merged into the DT
+# QEMU dumps, registers seeded from boot/soc/<soc>.regs) and compare what
+# the drivers built: devices bound, clock names/parents/rates, pins, groups
+# and functions, SoC id, RTC time, a GPIO line. A modular second kernel is
+# booted again with the top-level Samsung modules loaded in EQ_ORDERS
+# seeded orders; every order must give the same state. Differences listed
+# in boot/equiv/expected-differences pass; any other fails, and the diff
+# is printed and kept in $WORK/logs.
 #   EQ_A, EQ_B   "REV CONFIG" of the baseline and of the series
 #                (default "v<base> builtin" and "integration modular")
 #   EQ_ORDERS    module orders to try on a modular EQ_B (default 12)
@@ -164,7 +165,16 @@ eq_modules() {
 		sed 's/:.*//; s|.*/||; s/\.ko.*//' | LC_ALL=C sort
 }
 
-eq_clk_modules() { eq_modules "$@" | grep -E '^clk-' | paste -sd, || true; }
+# The clock modules meant to stay: those under drivers/clk/samsung with no
+# exit function (no cleanup_module), which delete_module must refuse.
+eq_clk_modules() {
+	local o rel ko
+	o=$(kb_outdir "$1" "$2") rel=$(kb_release "$o")
+	[ -d "$o/staging/lib/modules/$rel/kernel/drivers/clk/samsung" ] || return 0
+	for ko in "$o/staging/lib/modules/$rel/kernel/drivers/clk/samsung"/*.ko; do
+		${KB_CROSS}nm "$ko" | grep -q ' cleanup_module$' || basename "$ko" .ko
+	done | LC_ALL=C sort | paste -sd,
+}
 
 fail=0
 table=()
