@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 /* --- console and KTAP output --- */
@@ -376,7 +377,7 @@ static void modules_run(void)
  *   eq_soc_id=ID         the soc_id /sys/devices/soc0 must show
  *   eq_rtc=Y-M-DTH:M:S   the time /dev/rtc0 must read
  *   eq_gpio=BANK,LINE,V  a line to request through the GPIO chardev, and V
- *   eq_permanent=a,b     modules that must refuse delete_module (EBUSY)
+ *   eq_permanent=a,b     modules that delete_module must refuse
  */
 #define EQ_CASES 8
 
@@ -413,24 +414,28 @@ static void chomp_file(const char *path, char *buf, size_t size)
 	free(text);
 }
 
-/* Each node under the SoC bus: its platform device's driver, if any. */
-static void equiv_devices(const char *bus)
+/*
+ * Each node under the SoC bus: its platform device's driver, if any.
+ * Prints the "devices" section when print is set; returns the number of
+ * devices without a driver (the first in why), or -1 without the bus.
+ */
+static int scan_devices(const char *bus, int print, char *why, size_t size)
 {
-	char dtdir[128], path[600], link[600], why[200] = "";
+	char dtdir[128], path[400], link[600];
 	struct dirent *node, *dev;
 	DIR *dt, *pd;
 	int unbound = 0, bound = 0, early = 0;
 
 	snprintf(dtdir, sizeof(dtdir), "/sys/firmware/devicetree/base/%s", bus);
 	dt = opendir(dtdir);
-	if (!dt) {
-		ktap_result("equiv devices bound", "no SoC bus node in the device tree");
-		return;
-	}
-	section("devices", 1);
+	if (!dt)
+		return -1;
+	if (print)
+		section("devices", 1);
 	while ((node = readdir(dt))) {
 		const char *drv = NULL;
-		char drvlink[600];
+		char drvlink[600], *status;
+		const char *state;
 		ssize_t n;
 
 		if (node->d_type != DT_DIR || node->d_name[0] == '.')
@@ -455,22 +460,65 @@ static void equiv_devices(const char *bus)
 		}
 		if (pd)
 			closedir(pd);
-		if (!drv) {
-			say("#= %s early", node->d_name);	/* an OF_DECLARE provider */
-			early++;
-		} else if (!*drv) {
-			say("#= %s unbound", node->d_name);
-			if (!unbound++)
-				snprintf(why, sizeof(why), "not bound: %.180s", node->d_name);
-		} else {
-			say("#= %s bound %s", node->d_name, drv);
+		snprintf(link, sizeof(link), "%s/status", path);
+		status = read_file(link);
+		if (drv && *drv) {
+			state = "bound ";
 			bound++;
+		} else if (drv) {
+			state = "unbound";
+			if (!unbound++)
+				snprintf(why, size, "not bound: %.180s", node->d_name);
+		} else if (status && !strcmp(status, "disabled")) {
+			state = "disabled";	/* no device, on purpose */
+		} else {
+			state = "early";	/* an OF_DECLARE provider: no platform device */
+			early++;
 		}
+		free(status);
+		if (print)
+			say("#= %s %s%s", node->d_name, state, drv ? drv : "");
 	}
 	closedir(dt);
-	section("devices", 0);
-	say("# devices: %d bound, %d early providers, %d unbound", bound, early, unbound);
-	ktap_result("equiv devices bound", unbound ? why : NULL);
+	if (print) {
+		section("devices", 0);
+		say("# devices: %d bound, %d early providers, %d unbound", bound, early, unbound);
+	}
+	return unbound;
+}
+
+/*
+ * Deferred probes run from a workqueue after the module load that
+ * triggered them has returned, and a device being reprobed is neither
+ * bound nor in devices_deferred. Wait until every device is bound and none
+ * waits, or for 3 s, before taking the state.
+ */
+static void settle(const char *bus)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	char why[200];
+	int ms;
+
+	for (ms = 0; ms < 3000; ms += 20) {
+		if (scan_devices(bus, 0, why, sizeof(why)) <= 0 &&
+		    count_lines("/sys/kernel/debug/devices_deferred") <= 0)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	say("# settled after %d ms", ms);
+}
+
+static void equiv_devices(const char *bus)
+{
+	char why[200] = "";
+	int unbound;
+
+	settle(bus);
+	unbound = scan_devices(bus, 1, why, sizeof(why));
+	if (unbound < 0)
+		ktap_result("equiv devices bound", "no SoC bus node in the device tree");
+	else
+		ktap_result("equiv devices bound", unbound ? why : NULL);
 }
 
 static void equiv_deferred(void)
@@ -628,11 +676,32 @@ static void equiv_gpio(void)
 	ktap_result("equiv gpio line reads", (vals.bits & 1) != want ? why : NULL);
 }
 
+/*
+ * delete_module() on a module that must stay: EWOULDBLOCK while other
+ * modules use it (clk-samsung under the SoC drivers), EBUSY for a module
+ * with an init but no exit function (the SoC drivers, on purpose).
+ */
+static int permanent_errno(const char *name)
+{
+	char path[200];
+	struct dirent *d;
+	DIR *dir;
+	int used = 0;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/holders", name);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir)))
+		used |= d->d_name[0] != '.';
+	if (dir)
+		closedir(dir);
+	return used ? EWOULDBLOCK : EBUSY;
+}
+
 static void equiv_permanent(void)
 {
 	const char *list = getenv("eq_permanent");
 	char *copy, *name, *save, *c, why[200] = "";
-	int tried = 0;
+	int want;
 
 	if (!list || !*list) {
 		ktap_skip("equiv clock modules refuse removal", "no clock modules in this kernel");
@@ -643,12 +712,14 @@ static void equiv_permanent(void)
 		for (c = name; *c; c++)
 			if (*c == '-')
 				*c = '_';
-		tried++;
+		want = permanent_errno(name);
 		if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0) {
 			if (!*why)
 				snprintf(why, sizeof(why), "%s was removed", name);
-		} else if (errno != EBUSY && !*why) {
-			snprintf(why, sizeof(why), "%s: %s, expected EBUSY", name, strerror(errno));
+		} else if (errno != want) {
+			if (!*why)
+				snprintf(why, sizeof(why), "%s: %s, expected %s", name, strerror(errno),
+					 strerror(want));
 		} else {
 			say("# delete_module %s: %s, as designed", name, strerror(errno));
 		}

@@ -12,6 +12,8 @@
 #   EQ_A, EQ_B   "REV CONFIG" of the baseline and of the series
 #                (default "v<base> builtin" and "integration modular")
 #   EQ_ORDERS    module orders to try on a modular EQ_B (default 12)
+#   EQ_ORDER     the module order of the series' first boot (default:
+#                modules.dep order), e.g. to make a probe defer past init
 #   EQ_SEED      seed of the order sample (default: from the clock; printed)
 #   EQ_EXPECTED  the expectations file (default boot/equiv/expected-differences)
 #   EQ_DTSI_<soc>, EQ_REGS_<soc>   other SoC description files, for both
@@ -23,7 +25,7 @@
 . "$TOP/tools/kbuild.sh"
 
 need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler cpp cpp gcc gcc \
-	timeout coreutils shuf coreutils
+	timeout coreutils
 socs=("$@")
 [ ${#socs[@]} -gt 0 ] || socs=(exynos5433 exynos850)
 read -r rev_a cfg_a <<<"${EQ_A:-$(base_tag) builtin}"
@@ -129,17 +131,18 @@ eq_boot() {
 }
 
 # eq_compare A B DIFF: diff two states; prints "expected unexpected" counts,
-# writes the unexpected lines (with side: - baseline, + series) to DIFF.
+# writes the unexpected lines to DIFF. A line is "- STATE" when only the
+# baseline has it, "+ STATE" when only the series has it; the globs of the
+# expectations file are matched against that whole line.
 eq_compare() {
-	local line side glob reason ok n_exp=0 n_unexp=0
+	local line glob ok n_exp=0 n_unexp=0
 	local -a globs=()
-	while IFS='|' read -r glob reason; do
+	while IFS='|' read -r glob _; do
 		glob=${glob%"${glob##*[![:space:]]}"}
 		[ -n "$glob" ] && [ "${glob:0:1}" != "#" ] && globs+=("$glob")
 	done <"$expected"
 	: >"$3"
 	while IFS= read -r line; do
-		side=${line:0:1} line=${line:2}
 		ok=
 		for glob in "${globs[@]}"; do
 			# shellcheck disable=SC2053 # glob match on purpose
@@ -149,10 +152,21 @@ eq_compare() {
 			n_exp=$((n_exp + 1))
 		else
 			n_unexp=$((n_unexp + 1))
-			printf '%s %s\n' "$side" "$line" >>"$3"
+			printf '%s\n' "$line" >>"$3"
 		fi
 	done < <(LC_ALL=C comm -3 "$1" "$2" | sed -e 's/^\t/+ /' -e 't' -e 's/^/- /')
 	echo "$n_exp $n_unexp"
+}
+
+# eq_failed NAME DIR: after a boot that crashed, the console from its
+# first offending line (the judge's "line N"), so the trace shows here.
+eq_failed() {
+	local n
+	n=$(sed -n 's/.*line \([0-9][0-9]*\): .*/\1/p' <<<"$eq_verdict" | head -n1)
+	# A failed KTAP case says it all in the verdict; a crash needs its trace.
+	[ -n "$n" ] && [[ $eq_verdict != *": not ok "* ]] || return 0
+	echo "--- $2/$1.log from line $n:"
+	tr -d '\r' <"$2/$1.log" | sed -n "$n,$((n + 24))p"
 }
 
 # The top-level Samsung modules of a build (no other module of the build
@@ -176,6 +190,19 @@ eq_clk_modules() {
 	done | LC_ALL=C sort | paste -sd,
 }
 
+# eq_shuffle SEED ITEM...: the items in a seeded random order (Fisher-Yates
+# on bash's RANDOM, which an assignment seeds), comma-separated.
+eq_shuffle() {
+	local -a a=("${@:2}")
+	local i j t
+	RANDOM=$1
+	for ((i = ${#a[@]} - 1; i > 0; i--)); do
+		j=$((RANDOM % (i + 1)))
+		t=${a[i]} a[i]=${a[j]} a[j]=$t
+	done
+	(IFS=,; echo "${a[*]}")
+}
+
 fail=0
 table=()
 json=()
@@ -190,14 +217,14 @@ for soc in "${socs[@]}"; do
 	soc_fail=0
 
 	step "equiv $soc: baseline $rev_a $cfg_a"
-	if eq_boot a "$rev_a" "$cfg_a" "$soc" "$d" A; then :; else soc_fail=1; fi
-	printf 'equiv: %s %s %s %s %ss\n' "$soc" "${eq_verdict#boot: }" "$rev_a" "$cfg_a" "$eq_secs"
+	if eq_boot a "$rev_a" "$cfg_a" "$soc" "$d" A; then :; else soc_fail=1 && eq_failed a "$d"; fi
+	printf 'equiv: %s baseline %s, %ss\n' "$soc" "${eq_verdict#boot: }" "$eq_secs"
 	state_a=$d/a.state
 
 	perm=$(eq_clk_modules "$rev_b" "$cfg_b" 2>/dev/null || true)
 	step "equiv $soc: series $rev_b $cfg_b"
-	if eq_boot b "$rev_b" "$cfg_b" "$soc" "$d" B "${perm:+eq_permanent=$perm}"; then :; else soc_fail=1; fi
-	printf 'equiv: %s %s %s %s %ss\n' "$soc" "${eq_verdict#boot: }" "$rev_b" "$cfg_b" "$eq_secs"
+	if eq_boot b "$rev_b" "$cfg_b" "$soc" "$d" B "${EQ_ORDER:+eq_order=$EQ_ORDER }${perm:+eq_permanent=$perm}"; then :; else soc_fail=1 && eq_failed b "$d"; fi
+	printf 'equiv: %s series %s, %ss\n' "$soc" "${eq_verdict#boot: }" "$eq_secs"
 	defs="${eq_deferrals:-?}"
 	# eq_modules needs the build, which the boot just made.
 	perm=$(eq_clk_modules "$rev_b" "$cfg_b")
@@ -206,7 +233,8 @@ for soc in "${socs[@]}"; do
 	if [ "$n_unexp" -gt 0 ]; then
 		soc_fail=1
 		echo "equiv: $soc: $n_unexp unexpected differences ($rev_a $cfg_a '-', $rev_b $cfg_b '+'; $LOGDIR/equiv-$soc.diff):"
-		head -n 60 "$d/diff"
+		# Devices first: a device that did not bind explains the rest.
+		{ grep '^[-+] dev ' "$d/diff" || true; grep -v '^[-+] dev ' "$d/diff" || true; } | head -n 60
 		[ "$(wc -l <"$d/diff")" -le 60 ] || echo "... ($(wc -l <"$d/diff") lines, all in $LOGDIR/equiv-$soc.diff)"
 	fi
 
@@ -215,9 +243,10 @@ for soc in "${socs[@]}"; do
 	if [ "$cfg_b" = modular ] && [ ${#mods[@]} -gt 1 ] && [ "$orders" -gt 1 ]; then
 		step "equiv $soc: $orders module orders of ${#mods[@]} modules, seed $seed (replay: EQ_SEED=$seed)"
 		for i in $(seq 2 "$orders"); do
-			order=$(printf '%s\n' "${mods[@]}" |
-				shuf --random-source=<(yes "$seed-$i") | paste -sd,)
-			if eq_boot "order$i" "$rev_b" "$cfg_b" "$soc" "$d" B "eq_order=$order${perm:+ eq_permanent=$perm}"; then :; else soc_fail=1; fi
+			order=$(eq_shuffle "$seed$i" "${mods[@]}")
+			if eq_boot "order$i" "$rev_b" "$cfg_b" "$soc" "$d" B "eq_order=$order${perm:+ eq_permanent=$perm}"; then :; else
+				soc_fail=1 && eq_failed "order$i" "$d"
+			fi
 			tried=$((tried + 1))
 			defs+=",${eq_deferrals:-?}"
 			if ! cmp -s "$d/b.state" "$d/order$i.state"; then

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make: the main job. Import the tree, build the topics and the
 # integration branch, check defconfig equivalence, then build and boot
-# integration in QEMU with the drivers built in and as modules. Prints one
+# integration in QEMU with the drivers built in and as modules, and prove
+# the modules equivalent to the built-in base (tools/equiv.sh). Prints one
 # line per step and a summary; writes $WORK/summary.json for bots.
 . "$(dirname "$0")/lib.sh"
 
@@ -13,6 +14,7 @@ steps=(
 	"check|$TOP/tools/check.sh"
 	"boot-builtin|$TOP/tools/boot.sh integration builtin"
 	"boot-modular|$TOP/tools/boot.sh integration modular"
+	"equiv|$TOP/tools/equiv.sh"
 )
 
 take_lock
