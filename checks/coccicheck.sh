@@ -59,13 +59,16 @@ for t in $topics; do
 	nt=$(grep -c . <<<"$tip_r" || true) np=$(grep -c . <<<"$tip_p" || true) nb=$(grep -c . <<<"$base_r" || true)
 	[ -n "$tip_r" ] && echo "$tip_r" | sed "s|^|$rule at $rev: |"
 	[ -n "$tip_p" ] && echo "$rule at $rev proposes $np changed lines"
+	# A clean base is allowed only where topic.conf says why (cocci-clean-base).
+	clean=$(conf_get "$TOP/topics/$t/topic.conf" cocci-clean-base "")
 	if [ "$nt$np" != 00 ]; then bad=$((bad + 1))
-	elif [ "$nb" = 0 ] && [ "$TARGET" != integration ] &&
+	elif [ "$nb" = 0 ] && [ "$TARGET" != integration ] && [ -z "$clean" ] &&
 		[ -n "$(kgit diff --name-only "$base..$rev" -- $(for d in $dirs; do echo "$d/*.c"; done))" ]; then
-		echo "$rule finds nothing at the base, yet the topic changes C files under $dirs: the rule has no teeth"
+		echo "$rule finds nothing at the base, yet the topic changes C files under $dirs: the rule has no teeth" \
+			"(or say why the base is clean: 'cocci-clean-base =' in topics/$t/topic.conf)"
 		bad=$((bad + 1))
 	fi
-	summary="$summary${summary:+; }$rule: $nt reports + $np diff lines at tip, $nb reports at base"
+	summary="$summary${summary:+; }$rule: $nt reports + $np diff lines at tip, $nb reports at base${clean:+ (clean base: $clean)}"
 done
 
 # The kernel's own collection, on the C files the target changes.

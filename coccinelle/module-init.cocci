@@ -27,10 +27,15 @@
 /// __refdata from the platform_driver, which only hid the probe's init
 /// references from modpost.
 ///
-/// What it cannot see: calls into other files (a shared helper reached
-/// from another module's probe keeps its __init: modpost with
-/// SECTION_MISMATCH_WARN_ONLY=n is the check for that, and the exports
-/// are not added for the same reason), function pointers set at run
+/// Rule set 3, what another file hands in: init data that is not static,
+/// and the non-static __init functions of a file that is neither a
+/// module nor has a boot entry of its own, are roots too (a match table
+/// in one file points at SoC data in another, as in Samsung pinctrl).
+///
+/// What it cannot see: other calls into other files (a shared helper of
+/// a module file, reached from another module's probe, keeps its __init:
+/// modpost with SECTION_MISMATCH_WARN_ONLY=n is the check for that, and
+/// the exports are not added for the same reason), function pointers set at run
 /// time, names made by token pasting (## in a macro) or hidden in a
 /// macro's body (PNAME(), CLK_OF_DECLARE()), and Kconfig: a file with
 /// module markers counts as modular even where Kconfig keeps it built
@@ -90,6 +95,8 @@ coccilib.org.print_todo(p[0], "timekeeping_suspended is not exported: use timeke
 refs = {}
 roots = set()
 reached = set()
+extern = set()
+internal = set()
 
 
 def add_ref(a, b):
@@ -111,10 +118,12 @@ def reach():
 refs.clear()
 roots.clear()
 reached.clear()
+extern.clear()
+internal.clear()
 
 @modular@
 declarer name MODULE_DEVICE_TABLE, MODULE_LICENSE, module_platform_driver;
-identifier i;
+declarer name module_init;
 @@
 (
 MODULE_DEVICE_TABLE(...);
@@ -123,7 +132,7 @@ MODULE_LICENSE(...);
 |
 module_platform_driver(...);
 |
-module_init(i);
+module_init(...);
 )
 
 @drv depends on modular@
@@ -149,7 +158,7 @@ roots.add(x)
 // Every name used in an expression, under the function (or the variable)
 // it is used in: one linear pass, where <+... y ...+> in each function
 // body takes minutes on the larger drivers.
-@body depends on modular@
+@body@
 identifier y;
 position p;
 @@
@@ -162,7 +171,7 @@ p << body.p;
 add_ref(p[0].current_element, y)
 
 // Designated fields, and arguments of the table macros (PLL(), CPU_CLK()).
-@init depends on modular@
+@init@
 identifier x, y, fld, m;
 type T;
 @@
@@ -181,6 +190,126 @@ x << init.x;
 y << init.y;
 @@
 add_ref(x, y)
+
+// ---- 3. roots that another file hands in -------------------------------
+//
+// A match table can point at data another file defines (the Samsung
+// pinctrl core's table points at the per-SoC data in
+// pinctrl-exynos-arm64.c, and that data at the EINT setup functions in
+// pinctrl-exynos.c). The rule sees one file at a time, so it takes as
+// roots what only another file can use: init data that is not static,
+// and the non-static __init functions of a file that is neither a
+// module nor has a boot-time entry of its own (no initcall, __setup,
+// early_param or *_OF_DECLARE): such a file is a part of another
+// file's driver, and its callers, elsewhere, may be a probe. Such a name in a file that
+// is only ever built in is reported too: the probe that reads it can be
+// deferred past the freeing of init memory as well.
+
+@entry@
+declarer name CLK_OF_DECLARE, CLK_OF_DECLARE_DRIVER, OF_DECLARE_1, OF_DECLARE_2;
+declarer name TIMER_OF_DECLARE, IRQCHIP_DECLARE, __setup, early_param;
+declarer name core_initcall, postcore_initcall, arch_initcall, subsys_initcall;
+declarer name fs_initcall, device_initcall, late_initcall;
+@@
+(
+CLK_OF_DECLARE(...);
+|
+CLK_OF_DECLARE_DRIVER(...);
+|
+OF_DECLARE_1(...);
+|
+OF_DECLARE_2(...);
+|
+TIMER_OF_DECLARE(...);
+|
+IRQCHIP_DECLARE(...);
+|
+__setup(...);
+|
+early_param(...);
+|
+core_initcall(...);
+|
+postcore_initcall(...);
+|
+arch_initcall(...);
+|
+subsys_initcall(...);
+|
+fs_initcall(...);
+|
+device_initcall(...);
+|
+late_initcall(...);
+)
+
+@init_data@
+identifier x;
+attribute name __initconst, __initdata;
+type T;
+initializer I;
+@@
+(
+  T x[] __initconst = I;
+|
+  T x[] __initdata = I;
+|
+  T x __initconst = I;
+|
+  T x __initdata = I;
+)
+
+@static_data@
+identifier x;
+attribute name __initconst, __initdata;
+type T;
+initializer I;
+@@
+(
+  static T x[] __initconst = I;
+|
+  static T x[] __initdata = I;
+|
+  static T x __initconst = I;
+|
+  static T x __initdata = I;
+)
+
+@init_fn depends on !entry && !modular@
+identifier f;
+attribute name __init;
+@@
+  __init f(...) {...}
+
+@static_fn depends on !entry && !modular@
+identifier f;
+attribute name __init;
+@@
+  static __init f(...) {...}
+
+@script:python@
+x << init_data.x;
+@@
+extern.add(x)
+
+@script:python@
+x << static_data.x;
+@@
+internal.add(x)
+
+@script:python@
+f << init_fn.f;
+@@
+extern.add(f)
+
+@script:python@
+f << static_fn.f;
+@@
+internal.add(f)
+
+@script:python@
+@@
+roots.update(extern - internal)
 
 @fn depends on patch@
 identifier reached_fn : script:python() { reached_fn in reach() };
