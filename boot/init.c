@@ -375,11 +375,11 @@ static void modules_run(void)
  * (each optional except eq_soc):
  *   eq_bus=NODE          the SoC's bus node under / (soc@5f000000)
  *   eq_soc_id=ID         the soc_id /sys/devices/soc0 must show
- *   eq_rtc=Y-M-DTH:M:S   the time /dev/rtc0 must read
+ *   eq_rtc=Y-M-DTH:M:S   the time the S3C RTC must read
  *   eq_gpio=BANK,LINE,V  a line to request through the GPIO chardev, and V
  *   eq_permanent=a,b     modules that delete_module must refuse
  */
-#define EQ_CASES 8
+#define EQ_CASES 9
 
 static int equiv_count(void)
 {
@@ -591,28 +591,159 @@ static void equiv_soc(void)
 	ktap_result("equiv soc0 names the SoC", want && strcmp(id, want) ? why : NULL);
 }
 
-static void equiv_rtc(void)
+/* The time node (/dev/rtcN) reads, as Y-M-DTH:M:S; -1 and errno if not. */
+static int rtc_read(const char *node, char *buf, size_t size)
 {
 	struct rtc_time t;
-	char got[64], why[160];
-	const char *want = getenv("eq_rtc");
-	int fd = open("/dev/rtc0", O_RDONLY | O_CLOEXEC);
+	int fd = open(node, O_RDONLY | O_CLOEXEC), ret;
 
-	if (fd < 0 || ioctl(fd, RTC_RD_TIME, &t) < 0) {
-		snprintf(why, sizeof(why), "%s /dev/rtc0: %s", fd < 0 ? "open" : "RTC_RD_TIME", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		ktap_result("equiv rtc0 reads the seeded time", why);
+	if (fd < 0)
+		return -1;
+	ret = ioctl(fd, RTC_RD_TIME, &t);
+	close(fd);
+	if (ret < 0)
+		return -1;
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d", t.tm_year + 1900, t.tm_mon + 1,
+		 t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec);
+	return 0;
+}
+
+/* Writes dev to /sys/bus/platform/drivers/s3c-rtc/{bind,unbind}. */
+static int rtc_bind(const char *how, const char *dev)
+{
+	char path[80];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/s3c-rtc/%s", how);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = write(fd, dev, strlen(dev)) < 0 ? -1 : 0;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The /dev node of the RTC that platform device dev registered; "" if
+ * none. Its number can change when the device is bound again.
+ */
+static void rtc_node(const char *dev, char *buf, size_t size)
+{
+	char path[320];
+	struct dirent *e;
+	DIR *d;
+
+	*buf = 0;
+	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/rtc", dev);
+	d = opendir(path);
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, "rtc", 3))
+			snprintf(buf, size, "/dev/%s", e->d_name);
+	if (d)
+		closedir(d);
+}
+
+/* The platform device s3c-rtc is bound to, in dev; "" if none. */
+static void s3c_rtc_dev(char *dev, size_t size)
+{
+	struct dirent *e;
+	DIR *d = opendir("/sys/bus/platform/drivers/s3c-rtc");
+
+	*dev = 0;
+	while (d && (e = readdir(d)))
+		if (e->d_type == DT_LNK && strcmp(e->d_name, "module"))
+			snprintf(dev, size, "%s", e->d_name);
+	if (d)
+		closedir(d);
+}
+
+/* The S3C RTC, not rtc0: that is the PL031 of the virt board. */
+static void equiv_rtc(void)
+{
+	char dev[256], node[300], got[64], why[400];
+	const char *want = getenv("eq_rtc");
+
+	s3c_rtc_dev(dev, sizeof(dev));
+	rtc_node(dev, node, sizeof(node));
+	if (rtc_read(node, got, sizeof(got)) < 0) {
+		snprintf(why, sizeof(why), "%s: %s", *node ? node : "s3c-rtc registered no RTC", strerror(errno));
+		ktap_result("equiv rtc reads the seeded time", why);
 		return;
 	}
-	close(fd);
-	snprintf(got, sizeof(got), "%04d-%02d-%02dT%02d:%02d:%02d", t.tm_year + 1900, t.tm_mon + 1,
-		 t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec);
 	section("rtc", 1);
-	say("#= rtc0 %s", got);
+	say("#= rtc %s", got);
 	section("rtc", 0);
 	snprintf(why, sizeof(why), "read %s, seeded %s", got, want ? want : "");
-	ktap_result("equiv rtc0 reads the seeded time", want && strcmp(got, want) ? why : NULL);
+	ktap_result("equiv rtc reads the seeded time", want && strcmp(got, want) ? why : NULL);
+}
+
+/*
+ * The RTC driver's life cycle after boot: unbind and bind again, then, if
+ * it is a module, remove and load it again. After each, the RTC must go
+ * away and come back with the seeded time.
+ */
+static void equiv_rtc_cycle(void)
+{
+	static const char test[] = "equiv rtc survives unbind, bind and module reload";
+	const char *want = getenv("eq_rtc");
+	char dev[256], node[300], old[300], got[64] = "", why[400] = "";
+	int i, fd;
+
+	s3c_rtc_dev(dev, sizeof(dev));
+	if (!*dev || !want) {
+		ktap_result(test, *dev ? "no eq_rtc to compare with" : "s3c-rtc has no device bound");
+		return;
+	}
+	rtc_node(dev, old, sizeof(old));
+	if (rtc_bind("unbind", dev) < 0)
+		snprintf(why, sizeof(why), "unbind %s: %s", dev, strerror(errno));
+	else if (rtc_read(old, got, sizeof(got)) == 0)
+		snprintf(why, sizeof(why), "%s still reads after unbind", old);
+	else if (rtc_bind("bind", dev) < 0)
+		snprintf(why, sizeof(why), "bind %s: %s", dev, strerror(errno));
+	rtc_node(dev, node, sizeof(node));
+	if (!*why && (rtc_read(node, got, sizeof(got)) < 0 || strcmp(got, want)))
+		snprintf(why, sizeof(why), "after bind, %s: %s", *node ? node : "no rtc node",
+			 *got ? got : strerror(errno));
+	if (!*why)
+		say("# %s unbound (%s) and bound again (%s)", dev, old, node);
+	if (*why || access("/sys/module/rtc_s3c/initstate", F_OK)) {
+		if (!*why)
+			say("# rtc-s3c is built in: unbind and bind only");
+		ktap_result(test, *why ? why : NULL);
+		return;
+	}
+	for (i = 0; i < nmods && !strstr(mods[i].path, "/rtc-s3c.ko"); i++)
+		;
+	*got = 0;
+	/*
+	 * alarmtimer pins the module of the first wakeup-capable RTC for
+	 * good; boot/configs/virt.config builds in the PL031 to be that one.
+	 */
+	if (syscall(SYS_delete_module, "rtc_s3c", O_NONBLOCK) < 0)
+		snprintf(why, sizeof(why), "delete_module rtc_s3c: %s", strerror(errno));
+	else if (rtc_read(node, got, sizeof(got)) == 0)
+		snprintf(why, sizeof(why), "%s still reads after removal", node);
+	else if (i == nmods)
+		snprintf(why, sizeof(why), "rtc-s3c.ko is not in modules.dep");
+	else {
+		char path[sizeof(moddir) + 256];
+
+		snprintf(path, sizeof(path), "%s/%s", moddir, mods[i].path);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || syscall(SYS_finit_module, fd, "", 0) < 0)
+			snprintf(why, sizeof(why), "reload: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		settle(getenv("eq_bus") ? getenv("eq_bus") : "soc@5f000000");
+		rtc_node(dev, node, sizeof(node));
+		if (!*why && (rtc_read(node, got, sizeof(got)) < 0 || strcmp(got, want)))
+			snprintf(why, sizeof(why), "after reload, %s: %s", *node ? node : "no rtc node",
+				 *got ? got : strerror(errno));
+		if (!*why)
+			say("# rtc_s3c removed and loaded again (%s)", node);
+	}
+	ktap_result(test, *why ? why : NULL);
 }
 
 /* The chip whose label is bank, through /dev/gpiochipN; -1 if none. */
@@ -741,6 +872,7 @@ static void equiv_run(void)
 	equiv_pinctrl();
 	equiv_soc();
 	equiv_rtc();
+	equiv_rtc_cycle();
 	equiv_gpio();
 	equiv_permanent();
 }

@@ -53,6 +53,24 @@ gate soc modpost
 check "modpost: and the build catches the same defect" eval 'failed && has "zz_ids"'
 unseed soc zz-init.patch
 
+# Across files: SoC data defined in one file, reached from the match table
+# of another, back in an init section (rule set 3 of the shared rule).
+seed_commit pinctrl zz-init.patch "pinctrl: samsung: put the Exynos5433 data back in init" \
+	"sed -i 's/^const struct samsung_pinctrl_of_match_data exynos5433_of_data = {/const struct samsung_pinctrl_of_match_data exynos5433_of_data __initconst = {/' \
+		drivers/pinctrl/samsung/pinctrl-exynos-arm64.c"
+gate pinctrl coccicheck
+check "coccicheck: non-static init data another file's match table reaches is reported" eval \
+	'failed && has "init data exynos5433_of_data is reachable from a module'"'"'s probe" && has "1 reports"'
+unseed pinctrl zz-init.patch
+
+# A topic that changes C files while its rule finds nothing at the base
+# must say why (soc does, in topic.conf); without the reason it fails.
+sed -i '/^cocci-clean-base/d' "$SCRATCH/topics/soc/topic.conf"
+gate soc coccicheck
+check "coccicheck: a clean base without a stated reason is a rule without teeth" eval \
+	'failed && has "the rule has no teeth" && has "topics/soc/topic.conf"'
+git -C "$SCRATCH" checkout -q -- topics/soc/topic.conf
+
 # A module that uses a symbol the kernel does not export.
 seed_commit clk zz-export.patch "clk: samsung: use an unexported symbol" \
 	"sed -i -e '/^static int exynos_clkout_probe(/,/^}/s/^{\$/{\\n\\tif (timekeeping_suspended)\\n\\t\\treturn -EBUSY;/' \
