@@ -28,8 +28,9 @@
 /// references from modpost.
 ///
 /// Rule set 3, what another file hands in: init data that is not static,
-/// and the non-static __init functions of a file that is neither a
-/// module nor has a boot entry of its own, are roots too (a match table
+/// and the non-static __init functions of driver code (it has a match
+/// table) that is neither a module nor has a boot entry of its own, are
+/// roots too (a match table
 /// in one file points at SoC data in another, as in Samsung pinctrl).
 ///
 /// What it cannot see: other calls into other files (a shared helper of
@@ -198,10 +199,12 @@ add_ref(x, y)
 // pinctrl-exynos-arm64.c, and that data at the EINT setup functions in
 // pinctrl-exynos.c). The rule sees one file at a time, so it takes as
 // roots what only another file can use: init data that is not static,
-// and the non-static __init functions of a file that is neither a
-// module nor has a boot-time entry of its own (no initcall, __setup,
-// early_param or *_OF_DECLARE): such a file is a part of another
-// file's driver, and its callers, elsewhere, may be a probe. Such a name in a file that
+// and the non-static __init functions of driver code (a file with an
+// of_device_id table) that is neither a module nor has a boot-time
+// entry of its own (no initcall, __setup, early_param or *_OF_DECLARE):
+// such a file is a part of another file's driver, and its callers,
+// elsewhere, may be a probe. Core code without a match table (tick_init()
+// called from start_kernel()) does not count. Such a name in a file that
 // is only ever built in is reported too: the probe that reads it can be
 // deferred past the freeing of init memory as well.
 
@@ -243,6 +246,12 @@ device_initcall(...);
 late_initcall(...);
 )
 
+// Driver code: the file has a device match table.
+@ids@
+identifier t;
+@@
+struct of_device_id t[] = {...};
+
 @init_data@
 identifier x;
 attribute name __initconst, __initdata;
@@ -275,13 +284,13 @@ initializer I;
   static T x __initdata = I;
 )
 
-@init_fn depends on !entry && !modular@
+@init_fn depends on ids && !entry && !modular@
 identifier f;
 attribute name __init;
 @@
   __init f(...) {...}
 
-@static_fn depends on !entry && !modular@
+@static_fn depends on ids && !entry && !modular@
 identifier f;
 attribute name __init;
 @@

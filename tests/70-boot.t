@@ -35,6 +35,8 @@ all_loaded() {
 }
 check "modular: every arm64 SoC clock driver is a module and loads" \
 	all_loaded clk-exynos5433 clk-exynos7 clk-exynos7885 clk-exynos850 clk-exynosautov9 clk-fsd
+check "modular: pin control and the PMU are modules and load (pinctrl, soc topics)" \
+	all_loaded pinctrl_samsung exynos_pmu
 check "the build leaves the kernel tree clean" tree_clean
 
 printf 'CONFIG_MODULES=m\n' >"$TEST_ROOT/dropped.config"
