@@ -281,10 +281,27 @@ static void test_name(const struct module *m, char *buf, size_t size)
  * it. Each module reports exactly once, even when it fails before its
  * turn, so the count stays what modules_count() promised.
  */
+/* finit_module(2) of m's file; on failure, why says which step failed. */
+static int insert_module(const struct module *m, char *why, size_t size)
+{
+	char path[sizeof(moddir) + 256];
+	int fd, ret = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", moddir, m->path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		ret = syscall(SYS_finit_module, fd, "", 0);
+	if (ret < 0)
+		snprintf(why, size, "%s: %s", fd < 0 ? "open" : "finit_module", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return ret < 0 ? -1 : 0;
+}
+
 static int load_module(struct module *m)
 {
-	char name[128], why[160], path[sizeof(moddir) + 256];
-	int i, fd;
+	char name[128], why[160];
+	int i;
 
 	if (m->state == MOD_OK || m->state == MOD_FAILED)
 		return m->state == MOD_OK ? 0 : -1;
@@ -307,17 +324,12 @@ static int load_module(struct module *m)
 
 	/* Says which module was loading if the kernel dies in its init. */
 	say("# loading %s", m->path);
-	snprintf(path, sizeof(path), "%s/%s", moddir, m->path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0) < 0) {
-		snprintf(why, sizeof(why), "%s: %s", fd < 0 ? "open" : "finit_module", strerror(errno));
+	if (insert_module(m, why, sizeof(why)) < 0) {
 		m->state = MOD_FAILED;
 	} else {
 		m->state = MOD_OK;
 		note_deferred(m->path);
 	}
-	if (fd >= 0)
-		close(fd);
 	ktap_result(name, m->state == MOD_OK ? NULL : why);
 	return m->state == MOD_OK ? 0 : -1;
 }
@@ -682,12 +694,12 @@ static void equiv_rtc(void)
  * it is a module, remove and load it again. After each, the RTC must go
  * away and come back with the seeded time.
  */
-static void equiv_rtc_cycle(void)
+static void equiv_rtc_cycle(const char *bus)
 {
 	static const char test[] = "equiv rtc survives unbind, bind and module reload";
 	const char *want = getenv("eq_rtc");
 	char dev[256], node[300], old[300], got[64] = "", why[400] = "";
-	int i, fd;
+	int i;
 
 	s3c_rtc_dev(dev, sizeof(dev));
 	if (!*dev || !want) {
@@ -727,15 +739,8 @@ static void equiv_rtc_cycle(void)
 	else if (i == nmods)
 		snprintf(why, sizeof(why), "rtc-s3c.ko is not in modules.dep");
 	else {
-		char path[sizeof(moddir) + 256];
-
-		snprintf(path, sizeof(path), "%s/%s", moddir, mods[i].path);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || syscall(SYS_finit_module, fd, "", 0) < 0)
-			snprintf(why, sizeof(why), "reload: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		settle(getenv("eq_bus") ? getenv("eq_bus") : "soc@5f000000");
+		insert_module(&mods[i], why, sizeof(why));
+		settle(bus);
 		rtc_node(dev, node, sizeof(node));
 		if (!*why && (rtc_read(node, got, sizeof(got)) < 0 || strcmp(got, want)))
 			snprintf(why, sizeof(why), "after reload, %s: %s", *node ? node : "no rtc node",
@@ -866,13 +871,15 @@ static void equiv_run(void)
 	if (!getenv("eq_soc"))
 		return;
 	say("# equiv: soc %s", getenv("eq_soc"));
-	equiv_devices(bus ? bus : "soc@5f000000");
+	if (!bus)
+		bus = "soc@5f000000";
+	equiv_devices(bus);
 	equiv_deferred();
 	equiv_clocks();
 	equiv_pinctrl();
 	equiv_soc();
 	equiv_rtc();
-	equiv_rtc_cycle();
+	equiv_rtc_cycle(bus);
 	equiv_gpio();
 	equiv_permanent();
 }
