@@ -197,9 +197,12 @@ kb_depmod() {
 kb_release() { cat "$1/include/config/kernel.release"; }
 
 # The QEMU machine, in one place: a DTB dumped with -M virt,dumpdtb= only
-# describes a boot with the very same options.
+# describes a boot with the very same options. -nic none: virt otherwise
+# adds a virtio-net PCI NIC whose option ROM (efi-virtio.rom) comes from
+# ipxe-qemu, a Recommends of qemu-system-arm that 'make deps' does not
+# install; without it QEMU refuses to start. The guest needs no network.
 KB_QEMU_MACHINE=virt
-KB_QEMU_OPTS=(-cpu cortex-a57 -m 512 -nographic -no-reboot)
+KB_QEMU_OPTS=(-cpu cortex-a57 -m 512 -nographic -no-reboot -nic none)
 
 # kb_qemu_cmd MACHINE: sets KB_QEMU to qemu-system-aarch64 -M MACHINE and the
 # options above, as an array to run under timeout. Close its stdin: a tty
