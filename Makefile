@@ -11,7 +11,7 @@ export WORK
 T := tools
 
 .PHONY: all deps tree topics integration build boot export request-pull \
-	resolve check test bench equiv
+	resolve check test bench equiv fresh-check
 
 all: deps
 	@$(T)/pipeline.sh
@@ -55,6 +55,11 @@ resolve:
 
 check: integration
 	@$(T)/check.sh $(TOPIC)
+
+# Does 'make deps' bring all the pipeline runs? A fresh Debian system in
+# a chroot answers it; FRESH_BUILD= names the booted build it reuses.
+fresh-check: deps
+	@$(T)/fresh-check.sh
 
 test: deps
 	@tests/run

@@ -93,6 +93,6 @@ check "topic fragments: only those of topics merged into the revision, then EXTR
 	'[ $rc = 0 ] || { diag <"$tmp/err"; false; }'
 
 check "boot/init.c compiles with -static -O2 -Wall -Wextra -Werror" \
-	aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$tmp/init" "$REPO/boot/init.c"
+	bash -c '. "$1/tools/lib.sh" && . "$1/tools/kbuild.sh" && kb_build_init "$2"' sh "$REPO" "$tmp/init"
 
 done_testing

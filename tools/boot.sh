@@ -33,7 +33,7 @@ rm -rf "$q"
 mkdir -p "$q/root/lib/modules"
 
 step "initramfs: /init + $(find "$o/staging/lib/modules/$rel" -name '*.ko' | wc -l) modules for $rel"
-${KB_CROSS}gcc -static -O2 -Wall -Wextra -Werror -o "$q/root/init" "$TOP/boot/init.c" ||
+kb_build_init "$q/root/init" ||
 	die "boot/init.c does not compile (above)"
 cp -a "$o/staging/lib/modules/$rel" "$q/root/lib/modules/"
 # build and source point into this host's WORK: not for the guest.

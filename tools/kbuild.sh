@@ -193,6 +193,9 @@ kb_depmod() {
 	"$d" "$@"
 }
 
+# kb_build_init OUT: the guest agent, boot/init.c, as a static aarch64 /init.
+kb_build_init() { ${KB_CROSS}gcc -static -O2 -Wall -Wextra -Werror -o "$1" "$TOP/boot/init.c"; }
+
 # kb_release O: the kernel release the build in O reports (uname -r).
 kb_release() { cat "$1/include/config/kernel.release"; }
 
