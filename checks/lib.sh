@@ -26,3 +26,28 @@ target_range() {
 		echo "$(topic_base_rev "$TARGET")..$(topic_branch "$TARGET")"
 	fi
 }
+
+# Results shared by the gates of one WORK, stored under the hash of what
+# they were computed from: a result is reused only for the same inputs,
+# and going back to an earlier state finds the earlier result again.
+RESULTS=$WORK/results
+# result_key WORD...: the key of a result computed from the WORDs (the
+# caller names every input: revisions, config stamps, versions) and from
+# the code of this gate and of the tools it uses.
+result_key() {
+	{
+		printf '%s\n' "$@"
+		cat "$TOP/checks/$GATE.sh" "$TOP/checks/lib.sh" "$TOP/tools/lib.sh" "$TOP/tools/kbuild.sh" "$TOP/tools/build.sh"
+	} | sha256sum | cut -c1-40
+}
+result_get() { [ -f "$RESULTS/$1" ] && cat "$RESULTS/$1"; }
+result_put() {
+	mkdir -p "$RESULTS"
+	cat >"$RESULTS/$1.tmp.$$" && mv "$RESULTS/$1.tmp.$$" "$RESULTS/$1"
+}
+
+# new_findings TIP BASE: the lines of file TIP that file BASE lacks,
+# counted, so a finding that occurs more often at the tip is new as well.
+new_findings() {
+	comm -23 <(sort "$1" | uniq -c | sort) <(sort "$2" | uniq -c | sort) | sed -E 's/^ *[0-9]+ //' | grep -v '^$' || true
+}

@@ -26,13 +26,20 @@ sparse_warnings() {
 	sed -n -E 's#^(\.\./|'"$KSRC"'/)?([^:]+):[0-9]+:[0-9]+: (warning|error): (.*)#\2: \3: \4#p' "$out" | sort
 }
 
-tip_w=$(sparse_warnings "$rev")
-base_w=$(sparse_warnings "$base")
-new=$(comm -23 <(echo "$tip_w" | uniq -c | awk '{$1=$1; print}') <(echo "$base_w" | uniq -c | awk '{$1=$1; print}') |
-	grep -v '^$' || true)
-# comm on counted lines: a warning that now occurs more often is new too.
+# The base's warnings are the same for every target: computed once.
+kb_fragments "$base" modular
+base_key=$(result_key "$(kgit rev-parse "$base")" "$dirs" "$(kb_config_stamp "$base" "${KB_FRAGMENTS[@]}")" "$(sparse --version)")
+tmp=$WORK/sparse.$$
+sparse_warnings "$rev" >"$tmp.tip" || gate_fail "sparse could not run at $rev (above)"
+if ! result_get "$base_key" >"$tmp.base"; then
+	sparse_warnings "$base" >"$tmp.base" || gate_fail "sparse could not run at the base (above)"
+	result_put "$base_key" <"$tmp.base"
+fi
+tip_w=$(cat "$tmp.tip") base_w=$(cat "$tmp.base")
+new=$(new_findings "$tmp.tip" "$tmp.base")
+rm -f "$tmp.tip" "$tmp.base"
 nnew=$(grep -c . <<<"$new" || true)
-[ -n "$new" ] && echo "$new" | sed 's/^[0-9]* /new: /'
+[ -n "$new" ] && echo "$new" | sed 's/^/new: /'
 summary="$nnew new warnings ($(grep -c . <<<"$tip_w" || true) at tip, $(grep -c . <<<"$base_w" || true) at base) in $dirs"
 [ "$nnew" = 0 ] && gate_pass "$summary"
 gate_fail "$summary"

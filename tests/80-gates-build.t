@@ -71,6 +71,15 @@ check "coccicheck: a clean base without a stated reason is a rule without teeth"
 	'failed && has "the rule has no teeth" && has "topics/soc/topic.conf"'
 git -C "$SCRATCH" checkout -q -- topics/soc/topic.conf
 
+# A rule that spatch cannot run fails the gate, also where a clean base is
+# allowed (the failure used to end only a subshell, and the gate passed).
+rm "$SCRATCH/coccinelle/soc.cocci"
+printf '@@\nexpression E;\n@@\n- E(\n' >"$SCRATCH/coccinelle/soc.cocci"
+gate soc coccicheck
+check "coccicheck: a rule spatch cannot run fails the gate, named" eval \
+	'failed && has "coccinelle/soc.cocci: make coccicheck MODE=report failed" && has "coccicheck: FAIL"'
+git -C "$SCRATCH" checkout -q -- coccinelle/soc.cocci
+
 # A module that uses a symbol the kernel does not export.
 seed_commit clk zz-export.patch "clk: samsung: use an unexported symbol" \
 	"sed -i -e '/^static int exynos_clkout_probe(/,/^}/s/^{\$/{\\n\\tif (timekeeping_suspended)\\n\\t\\treturn -EBUSY;/' \

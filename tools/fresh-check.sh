@@ -11,12 +11,14 @@
 #                $WORK/build/integration-modular): its Image, initramfs,
 #                staged modules and System.map
 #   FRESH_PROBES the probes to run (default all, in this order): qemu-dtb
-#                qemu-boot dtc cc-arm64 cc-arm32 cc-host cpio depmod tree
+#                qemu-boot cc-arm64 cc-arm32 cc-host cpio depmod tree dtc
 #                kbuild sparse spatch prove python3
 # Cached under $WORK/fresh: the debootstrap tarball and the downloaded
 # .debs. The system itself is made anew on every run and removed after.
 # Every mount lives in a private mount namespace, so a killed run leaves
 # none behind; the next run removes what is left of the old system.
+# spatch loads libpython3.X.so for the rules' Python scripts: only the -dev
+# package has that name, hence libpython3-dev in tools/deps.sh.
 # Prints one line per probe and "fresh-check: PASS|FAIL ..." last.
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -58,21 +60,23 @@ run_probes() {
 
 	probe qemu-dtb kb_dump_dtb "$t/virt.dtb"
 	probe qemu-boot qemu_boot "$img" "$b/qemu/initramfs.cpio" "$t/console.log"
-	probe dtc fresh_dtc "$t"
 	probe cc-arm64 kb_build_init "$t/init"
-	probe cc-arm32 arm-linux-gnueabihf-gcc -O2 -Wall -Werror -c -o "$t/regimg-arm.o" "$TOP/boot/regimg.c"
+	# ARM32 builds kernel code only: freestanding, no C library.
+	probe cc-arm32 sh -c 'echo "int f(int x) { return x + 1; }" |
+		arm-linux-gnueabihf-gcc -ffreestanding -nostdinc -O2 -Wall -Werror -x c -c -o "$1" -' sh "$t/arm32.o"
 	probe cc-host gcc -O2 -Wall -Wextra -Werror -o "$t/regimg" "$TOP/boot/regimg.c"
 	probe cpio sh -c 'cp -a "$1/staging/lib/modules/$2" "$3/cpio/lib/modules/" &&
 		cd "$3/cpio" && find . -mindepth 1 -print0 | LC_ALL=C sort -z |
 		cpio --quiet --null -o -H newc --reproducible -R 0:0 >"$3/initramfs.cpio"' sh "$b" "$rel" "$t"
 	probe depmod fresh_depmod "$b" "$rel" "$t"
 	probe tree fresh_tree
+	probe dtc fresh_dtc "$t"
 	probe kbuild fresh_kbuild "$t/o"
 	probe sparse kb_make "$t/o" C=2 CHECK=sparse drivers/clk/clk-fixed-rate.o
 	probe spatch spatch --very-quiet -D report --no-show-diff --cocci-file "$TOP/coccinelle/module-init.cocci" \
 		"$KSRC/drivers/clk/samsung/clk-exynos850.c"
 	probe prove prove --version
-	probe python3 python3 -m json.tool /dev/null
+	probe python3 sh -c 'echo "{}" | python3 -m json.tool'
 	[ "$NPROBES" -gt 0 ] || { echo "probes: FRESH_PROBES='${FRESH_PROBES:-}' names no probe"; return 1; }
 	if [ -n "$FAILED" ]; then echo "probes: $NPROBES run, failed:$FAILED"; return 1; fi
 	echo "probes: $NPROBES run, all passed"
