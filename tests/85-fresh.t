@@ -7,13 +7,11 @@
 scratch_checkout
 export WORK=$TEST_ROOT/fresh
 mkdir -p "$WORK"
-b=$TEST_ROOT/boot/build/integration-modular
-if [ ! -f "$b/qemu/initramfs.cpio" ]; then
-	echo "# no booted build from tests/70-boot.t: booting one"
-	WORK=$TEST_ROOT/boot run_tool "$T/boot.sh" integration modular
-	check "a booted build to reuse" passed
+export FRESH_BUILD=$TEST_ROOT/boot/build/integration-modular
+if [ ! -f "$FRESH_BUILD/qemu/initramfs.cpio" ]; then
+	echo "1..0 # SKIP no booted build in $FRESH_BUILD: tests/70-boot.t makes it"
+	exit 0
 fi
-export FRESH_BUILD=$b
 
 run_tool "$T/fresh-check.sh"
 echo "$out" | grep -E '^(probe|fresh-check):' | diag
