@@ -149,8 +149,7 @@ new=0 t0=$SECONDS
 if [ -n "$files" ]; then
 	collection "$rev" >"$o/collection.tip" || gate_fail "the scripts/coccinelle collection failed at $rev (above)"
 	collection "$base" >"$o/collection.base" || gate_fail "the scripts/coccinelle collection failed at $base (above)"
-	# Counted lines: a finding that now occurs more often is new too.
-	added=$(comm -23 <(uniq -c "$o/collection.tip") <(uniq -c "$o/collection.base") | sed 's/^ *[0-9]* //' || true)
+	added=$(new_findings "$o/collection.tip" "$o/collection.base")
 	[ -n "$added" ] && echo "$added" | sed 's/^/new finding: /'
 	new=$(grep -c . <<<"$added" || true)
 fi

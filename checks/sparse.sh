@@ -35,11 +35,10 @@ if ! result_get "$base_key" >"$tmp.base"; then
 	sparse_warnings "$base" >"$tmp.base" || gate_fail "sparse could not run at the base (above)"
 	result_put "$base_key" <"$tmp.base"
 fi
-tip_w=$(cat "$tmp.tip") base_w=$(cat "$tmp.base")
 new=$(new_findings "$tmp.tip" "$tmp.base")
-rm -f "$tmp.tip" "$tmp.base"
 nnew=$(grep -c . <<<"$new" || true)
 [ -n "$new" ] && echo "$new" | sed 's/^/new: /'
-summary="$nnew new warnings ($(grep -c . <<<"$tip_w" || true) at tip, $(grep -c . <<<"$base_w" || true) at base) in $dirs"
+summary="$nnew new warnings ($(grep -c . "$tmp.tip" || true) at tip, $(grep -c . "$tmp.base" || true) at base) in $dirs"
+rm -f "$tmp.tip" "$tmp.base"
 [ "$nnew" = 0 ] && gate_pass "$summary"
 gate_fail "$summary"

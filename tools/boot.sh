@@ -38,10 +38,7 @@ kb_build_init "$q/root/init" ||
 cp -a "$o/staging/lib/modules/$rel" "$q/root/lib/modules/"
 # build and source point into this host's WORK: not for the guest.
 rm -f "$q/root/lib/modules/$rel/build" "$q/root/lib/modules/$rel/source"
-# Reproducible archive: fixed mtimes, sorted names, owner root, no inodes.
-find "$q/root" -exec touch -h -d "$BASE_DATE" {} +
-(cd "$q/root" && find . -mindepth 1 -print0 | LC_ALL=C sort -z |
-	cpio --quiet --null -o -H newc --reproducible -R 0:0) >"$q/initramfs.cpio"
+kb_cpio "$q/root" "$q/initramfs.cpio"
 
 step "qemu: virt, cortex-a57, 512 MiB, timeout ${timeout_s}s (console: $log)"
 start=$EPOCHREALTIME

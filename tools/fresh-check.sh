@@ -65,9 +65,8 @@ run_probes() {
 	probe cc-arm32 sh -c 'echo "int f(int x) { return x + 1; }" |
 		arm-linux-gnueabihf-gcc -ffreestanding -nostdinc -O2 -Wall -Werror -x c -c -o "$1" -' sh "$t/arm32.o"
 	probe cc-host gcc -O2 -Wall -Wextra -Werror -o "$t/regimg" "$TOP/boot/regimg.c"
-	probe cpio sh -c 'cp -a "$1/staging/lib/modules/$2" "$3/cpio/lib/modules/" &&
-		cd "$3/cpio" && find . -mindepth 1 -print0 | LC_ALL=C sort -z |
-		cpio --quiet --null -o -H newc --reproducible -R 0:0 >"$3/initramfs.cpio"' sh "$b" "$rel" "$t"
+	cp -a "$b/staging/lib/modules/$rel" "$t/cpio/lib/modules/"
+	probe cpio kb_cpio "$t/cpio" "$t/initramfs.cpio"
 	probe depmod fresh_depmod "$b" "$rel" "$t"
 	probe tree fresh_tree
 	probe dtc fresh_dtc "$t"
@@ -163,11 +162,11 @@ fi
 step "debootstrap: a fresh $suite system in $root"
 debootstrap --variant=minbase --unpack-tarball="$tarball" "$suite" "$root" "$mirror" >>"$log" 2>&1 ||
 	{ tail -n 20 "$log" >&2; die "debootstrap failed to unpack $tarball (log: $log); delete it to download anew"; }
+# The same apt sources as here (suites, updates, security), nothing else.
 rm -f "$root/etc/apt/sources.list"
-cp /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list /etc/apt/sources.list \
-	"$root/etc/apt/sources.list.d/" 2>/dev/null || true
-rm -f "$root/etc/apt/sources.list.d/sources.list"
-[ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$root/etc/apt/"
+for s in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+	[ -f "$s" ] && cp "$s" "$root$s"
+done
 mkdir -p "$root/src" "$root/fresh-build"
 if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
 	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp -P --parents -t "$root/src")

@@ -196,6 +196,14 @@ kb_depmod() {
 # kb_build_init OUT: the guest agent, boot/init.c, as a static aarch64 /init.
 kb_build_init() { ${KB_CROSS}gcc -static -O2 -Wall -Wextra -Werror -o "$1" "$TOP/boot/init.c"; }
 
+# kb_cpio DIR OUT: DIR as a reproducible initramfs: fixed mtimes, sorted
+# names, owner root, no inode numbers.
+kb_cpio() {
+	find "$1" -exec touch -h -d "$BASE_DATE" {} + &&
+		(cd "$1" && find . -mindepth 1 -print0 | LC_ALL=C sort -z |
+			cpio --quiet --null -o -H newc --reproducible -R 0:0) >"$2"
+}
+
 # kb_release O: the kernel release the build in O reports (uname -r).
 kb_release() { cat "$1/include/config/kernel.release"; }
 
