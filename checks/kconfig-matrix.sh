@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# kconfig-matrix gate: the two gate configurations are two points of a
+# space that allmodconfig, randconfig and every distribution walk through.
+# Every assignment of the axes in checks/kconfig-matrix.spec (the symbols
+# the series makes tristate, crossed with the bools that select or sit
+# below them) is evaluated with the tree's own Kconfig code
+# (checks/kconfig-matrix.c), on arm64 allnoconfig plus ARCH_EXYNOS,
+# COMPILE_TEST, MODULES and SOC_SAMSUNG. Each distinct result must hold:
+#  1. no bool is y while its own dependency is m, and no object is y in
+#     a directory that only obj-m reaches (it would silently not be built);
+#  2. link: no built-in object of these directories uses a symbol that
+#     only a module of the same result defines (vmlinux would not link).
+#     Which object goes where is kbuild's own decision
+#     (checks/kconfig-matrix.mk); the symbols are read from the objects
+#     of two real builds (the result with the most built-in objects, and
+#     the one with the most modules);
+#  3. MCT: when the Exynos MCT is built in, every clock that a DTB of the
+#     tree gives an MCT node comes from a built-in driver (the MCT takes
+#     its clocks at time_init(), before any module loads).
+# It names the first assignment that fails each check.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tools/kbuild.sh"
+
+need make make gcc gcc aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu \
+	aarch64-linux-gnu-nm binutils-aarch64-linux-gnu dtc device-tree-compiler \
+	flex flex bison bison
+take_lock
+require_clean_tree
+
+if [ "$TARGET" = integration ]; then rev=integration; else rev=$(topic_branch "$TARGET"); fi
+range=$(target_range)
+kgit diff --quiet "${range%%..*}" "${range#*..}" -- '*Kconfig*' &&
+	gate_skip "$TARGET changes no Kconfig file"
+SPEC=$TOP/checks/kconfig-matrix.spec
+DIRS="drivers/clk/samsung drivers/pinctrl/samsung drivers/soc/samsung"
+out=$WORK/kconfig-matrix
+o=$WORK/build/kconfig-matrix
+rm -rf "$out"
+mkdir -p "$out/results" "$out/place" "$out/syms"
+
+begin_tree_op "kconfig-matrix gate"
+trap 'kgit checkout -q --detach "$(base_tag)"; end_tree_op' EXIT
+kgit checkout -q --detach "$rev"
+
+# -- the evaluator, linked against the tree's own Kconfig objects --------
+step "kconfig-matrix: evaluating $(grep -c '^[A-Z]' "$SPEC") axes at $rev"
+printf 'CONFIG_%s=y\n' ARCH_EXYNOS COMPILE_TEST MODULES SOC_SAMSUNG >"$out/base.fragment"
+kb_make "$o" -s KCONFIG_ALLCONFIG="$out/base.fragment" allnoconfig >"$out/allnoconfig.log" 2>&1 ||
+	gate_fail "allnoconfig failed at $rev, see $out/allnoconfig.log"
+k=$o/scripts/kconfig
+gcc -O2 -Wall -I"$KSRC/scripts/kconfig" -I"$k" -o "$out/kconfig-matrix" "$TOP/checks/kconfig-matrix.c" \
+	"$k"/{confdata,expr,lexer.lex,menu,parser.tab,preprocess,symbol,util}.o 2>"$out/cc.log" ||
+	gate_fail "checks/kconfig-matrix.c does not build against $rev's scripts/kconfig, see $out/cc.log"
+# The environment the top Makefile gives Kconfig's macros.
+(cd "$KSRC" && env srctree="$KSRC" ARCH=$KB_ARCH SRCARCH=$KB_ARCH CC=${KB_CROSS}gcc LD=${KB_CROSS}ld \
+	OBJCOPY=${KB_CROSS}objcopy NM=${KB_CROSS}nm CC_VERSION_TEXT="$(${KB_CROSS}gcc --version | sed -n 1p)" \
+	KERNELVERSION="$(make -s kernelversion)" RUSTC=rustc BINDGEN=bindgen PAHOLE=pahole HOSTCC=gcc HOSTCXX=g++ \
+	"$out/kconfig-matrix" Kconfig "$o/.config" "$SPEC" "$out/results") >"$out/matrix.txt" 2>"$out/matrix.log" ||
+	gate_fail "the evaluator failed at $rev: $(tail -n1 "$out/matrix.log")"
+read -r _ nassign _ ndistinct < <(grep '^assignments ' "$out/matrix.txt")
+# first_of NNN: the first assignment that gives result NNN.
+first_of() { awk -v r="$1" '$1 == "result" && $2 == r { print $4 }' "$out/matrix.txt"; }
+
+# -- where kbuild puts each object, per result ----------------------------
+step "kconfig-matrix: $ndistinct distinct results of $nassign assignments; placing objects"
+place() {
+	local cfg=$1 d
+	for d in drivers drivers/clk drivers/pinctrl drivers/soc $DIRS; do
+		make -s -f "$TOP/checks/kconfig-matrix.mk" srctree="$KSRC" CONFIG="$cfg" obj="$d" || return
+	done | awk -v dirs="$DIRS" '
+		# A directory is built as far as its parent reaches it (y or m).
+		$1 == "dir-y" || $1 == "dir-m" { reach[$2] = substr($1, 5) }
+		$1 == "builtin" { obj[$2] = "builtin"; dir[$2] = $2; sub("/[^/]*$", "", dir[$2]) }
+		$1 == "module" { obj[$3] = "module " $2; dir[$3] = $3; sub("/[^/]*$", "", dir[$3]) }
+		END {
+			reach["drivers"] = "y"
+			for (o in obj) {
+				d = dir[o]; r = "y"
+				for (p = d; p != "drivers"; sub("/[^/]*$", "", p))
+					if (!(p in reach)) r = "n"; else if (reach[p] == "m") r = (r == "n" ? "n" : "m")
+				if (r == "n") continue
+				if (obj[o] == "builtin" && r == "m") print "unbuilt", o
+				else print obj[o], o
+			}
+		}' | sort
+}
+for cfg in "$out"/results/*.config; do
+	place "$cfg" >"$out/place/$(basename "$cfg" .config)" ||
+		gate_fail "kbuild could not place the objects of $cfg"
+done
+
+# -- the symbols of every object, from two real builds --------------------
+most() { grep -c "^$1 " "$out"/place/* | sort -t: -k2 -n | tail -n1 | sed 's#.*/\([0-9]*\):.*#\1#' || true; }
+build_syms() {
+	local r=$1 form=$2 bo=$o-$2 f
+	mkdir -p "$bo"
+	cp "$out/results/$r.config" "$bo/.config"
+	kb_make "$bo" -s olddefconfig >"$out/build-$form.log" 2>&1 || return
+	# The evaluator must agree with conf itself on what a .config means.
+	if ! cmp -s <(grep '^CONFIG_' "$out/results/$r.config") <(grep '^CONFIG_' "$bo/.config"); then
+		echo "evaluator and olddefconfig disagree on result $r:" >&2
+		diff <(grep '^CONFIG_' "$out/results/$r.config") <(grep '^CONFIG_' "$bo/.config") | sed -n 1,10p >&2
+		return 1
+	fi
+	kb_make "$bo" -j"$(nproc)" $(for d in $DIRS; do echo "$d/"; done) \
+		$([ "$form" = builtin ] && echo dtbs) >>"$out/build-$form.log" 2>&1 || return
+	for f in $(awk '{ print $NF }' "$out/place/$r"); do
+		[ -f "$bo/$f" ] || continue
+		${KB_CROSS}nm -g "$bo/$f" | awk -v o="$f" 'NF == 2 && $1 == "U" { print "U", $2, o } NF == 3 { print "D", $3, o }'
+	done >"$out/syms/$form"
+}
+ry=$(most builtin) rm_=$(most module)
+step "kconfig-matrix: building result $ry (most built in) and $rm_ (most modules) for their symbols"
+build_syms "$ry" builtin || gate_fail "result $ry ($(first_of "$ry")) does not configure or build, see $out/build-builtin.log"
+build_syms "$rm_" module || gate_fail "result $rm_ ($(first_of "$rm_")) does not configure or build, see $out/build-module.log"
+
+# -- the MCT's clock providers, from the tree's DTBs ----------------------
+mct_compat=$(sed -n 's/^TIMER_OF_DECLARE([^,]*, *"\([^"]*\)".*/\1/p' "$KSRC/drivers/clocksource/exynos_mct.c")
+: >"$out/mct-clocks"
+for dtb in "$o-builtin"/arch/arm64/boot/dts/*/*.dtb; do
+	dtc -q -I dtb -O dts "$dtb" | awk -v dtb="${dtb#"$o-builtin/arch/arm64/boot/dts/"}" -v mct="$mct_compat" '
+		function num(s,   n, i, d) { gsub(/[<>;]/, "", s); if (s !~ /^0x/) return s + 0
+			s = tolower(substr(s, 3)); n = 0
+			for (i = 1; i <= length(s); i++) { d = index("0123456789abcdef", substr(s, i, 1)) - 1; n = n * 16 + d }
+			return n }
+		function cells(s,   a, n, i) { n = split(s, a, " "); for (i = 1; i <= n; i++) c[i] = num(a[i]); return n }
+		/{$/ { depth++; compat[depth] = ""; ph[depth] = ""; cc[depth] = 0; clk[depth] = "" }
+		/^[ \t]*compatible = / { compat[depth] = $0; gsub(/\\0/, "\", \"", compat[depth]) }
+		/^[ \t]*phandle = / { ph[depth] = $3 }
+		/^[ \t]*#clock-cells = / { cc[depth] = $3 }
+		/^[ \t]*clocks = / { clk[depth] = $0; sub(/.*= /, "", clk[depth]) }
+		/^[ \t]*};$/ {
+			if (ph[depth] != "") { p = num(ph[depth]); pc[p] = compat[depth]; pcells[p] = num(cc[depth]) }
+			is_mct = 0; split(mct, m, " ")
+			for (i in m) if (index(compat[depth], "\"" m[i] "\"")) is_mct = 1
+			if (is_mct && clk[depth] != "") mctclk[++nm] = clk[depth]
+			depth--
+		}
+		END {
+			for (j = 1; j <= nm; j++) {
+				n = cells(mctclk[j]); gsub(/[<>;]/, "", mctclk[j])
+				for (i = 1; i <= n; i += 1 + pcells[c[i]]) {
+					s = pc[c[i]]; sub(/.*compatible = /, "", s); gsub(/[";]/, "", s); gsub(/, /, " ", s)
+					print dtb, s
+				}
+			}
+		}'
+done | sort -u >"$out/mct-clocks"
+# provider_obj COMPATIBLE...: the object of the clock driver that matches.
+provider_obj() {
+	local c f
+	for c in "$@"; do
+		f=$(grep -rlE --include='*.c' "(CLK_OF_DECLARE[A-Z_]*\([^,]*, *|\.compatible *= *)\"$c\"" "$KSRC/drivers/clk" | sed -n 1p)
+		[ -n "$f" ] && { f=${f#"$KSRC/"}; echo "${f%.c}.o"; return; }
+	done
+	echo "?"
+}
+# dtb_option DTB: the option under which arch/arm64/boot/dts builds DTB.
+dtb_option() {
+	awk -v want="${1#*/}" '
+		{ line = $0
+		  while (line ~ /\\$/ && (getline nx) > 0) line = substr(line, 1, length(line) - 1) " " nx
+		  if (line !~ /^dtb-\$\(CONFIG_/) next
+		  opt = line; sub(/^dtb-\$\(/, "", opt); sub(/\).*/, "", opt)
+		  n = split(line, w, /[ \t]+/)
+		  for (i = 1; i <= n; i++) if (w[i] == want) { print opt; exit } }' \
+		"$KSRC/arch/arm64/boot/dts/${1%%/*}/Makefile"
+}
+while read -r dtb compats; do
+	echo "$dtb $(dtb_option "$dtb") $(provider_obj $compats) $compats"
+done <"$out/mct-clocks" >"$out/mct-providers"
+nmct=$(wc -l <"$out/mct-providers")
+# A check that found nothing to check must not pass.
+[ "$nmct" -gt 0 ] || gate_fail "no MCT node with clocks in the DTBs of $rev: the DTB reader is broken"
+! awk 'NF < 4 || $3 == "?"' "$out/mct-providers" | grep . ||
+	gate_fail "the MCT clocks above have no board option or no clock driver (see $out/mct-providers)"
+# The providers of the base directory drivers/clk (fixed-clock and so on)
+# are placed too: add drivers/clk's own objects to each placement.
+step "kconfig-matrix: checking $ndistinct results ($nmct MCT clocks in $(ls "$o-builtin"/arch/arm64/boot/dts/*/*.dtb | wc -l) DTBs)"
+
+# -- the checks, per result -----------------------------------------------
+findings=$out/findings
+: >"$findings"
+awk '$1 == "bool-under-m" { $1 = ""; print "bool-under-m" $0 }' "$out/matrix.txt" >>"$findings"
+for p in "$out"/place/*; do
+	r=$(basename "$p")
+	awk -v r="$r" '$1 == "unbuilt" { print "unbuilt", r, $2 }' "$p" >>"$findings"
+	# Link model: an object's symbols come from the build that built it
+	# the way this result does (the other build when it has none). A
+	# symbol that no object of these directories defines is the rest of
+	# the kernel's. vmlinux must not use what only a module defines. A
+	# symbol whose object the result does not build at all is not
+	# reported: such references sit under the same #if as their object
+	# (a stub when it is off), which one object file cannot show.
+	awk -v r="$r" '
+		FILENAME ~ /syms\/builtin$/ { b[$3] = 1; if ($1 == "D") bdef[$3] = bdef[$3] " " $2; else bund[$3] = bund[$3] " " $2; next }
+		FILENAME ~ /syms\/module$/ { m[$3] = 1; if ($1 == "D") mdef[$3] = mdef[$3] " " $2; else mund[$3] = mund[$3] " " $2; next }
+		{ where[$NF] = ($1 == "module" ? $2 : $1) }
+		END {
+			for (o in b) { n = split(bdef[o], a, " "); for (i = 1; i <= n; i++) owner[a[i]] = o }
+			for (o in m) { n = split(mdef[o], a, " "); for (i = 1; i <= n; i++) owner[a[i]] = o }
+			for (o in where) {
+				w = where[o]; if (w == "unbuilt") continue
+				d = (w == "builtin") ? (o in b ? bdef[o] : mdef[o]) : (o in m ? mdef[o] : bdef[o])
+				n = split(d, a, " ")
+				for (i = 1; i <= n; i++) { if (w == "builtin") inkernel[a[i]] = 1; else inmod[a[i]] = w }
+			}
+			for (o in where) {
+				w = where[o]; if (w == "unbuilt") continue
+				u = (w == "builtin") ? (o in b ? bund[o] : mund[o]) : (o in m ? mund[o] : bund[o])
+				n = split(u, a, " ")
+				for (i = 1; i <= n; i++) {
+					s = a[i]
+					if (!(s in owner) || s in inkernel) continue
+					if (w == "builtin" && s in inmod)
+						print "link", r, "vmlinux (" o ") needs " s ", which only " inmod[s] " defines"
+				}
+			}
+		}' "$out/syms/builtin" "$out/syms/module" "$p" | sort -u >>"$findings"
+	if grep -q '^CONFIG_CLKSRC_EXYNOS_MCT=y' "$out/results/$r.config"; then
+		# Only the boards of the platforms this result enables.
+		(make -s -f "$TOP/checks/kconfig-matrix.mk" srctree="$KSRC" CONFIG="$out/results/$r.config" obj=drivers/clk; cat "$p") |
+			awk -v r="$r" 'FILENAME == "-" { if ($1 == "builtin") b[$2] = 1; next }
+				FILENAME ~ /config$/ { if (sub(/=y$/, "")) on[$0] = 1; next }
+				($2 in on) && !($3 in b) { print "mct", r, "the MCT is built in, but " $1 " gives it a clock of " $4 " from " $3 ", which is not built in" }' \
+				- "$out/results/$r.config" "$out/mct-providers" >>"$findings"
+	fi
+done
+
+# -- report: each kind once, with the first assignment that shows it -------
+nfind=0
+for kind in bool-under-m unbuilt link mct; do
+	n=$(grep -c "^$kind " "$findings" || true)
+	[ "$n" = 0 ] && continue
+	nfind=$((nfind + n))
+	grep "^$kind " "$findings" | sed -E 's/^[a-z-]+ [0-9]+ //' | sort | uniq -c | sort -rn | sed -n 1,5p |
+		while read -r count what; do
+			r=$(grep -F -m1 -- "$what" "$findings" | cut -d' ' -f2)
+			echo "$kind: $what"
+			echo "    in $count of $ndistinct results; first: $(first_of "$r")"
+		done
+done
+summary="$nassign assignments, $ndistinct distinct results, $nmct MCT clocks from the DTBs"
+[ "$nfind" = 0 ] && gate_pass "$summary: no bool under m, no link or MCT hazard"
+gate_fail "$summary: $nfind findings (above; all in $findings)"

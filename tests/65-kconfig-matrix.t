@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The kconfig-matrix gate passes on integration, and fails, naming the
+# defect and the first assignment that shows it, on each kind it exists
+# for: a bool left y below a modular option, a built-in object that needs
+# a module's symbol, and an MCT built in without its clocks.
+. "$(dirname "$0")/lib.sh"
+scratch_checkout
+fresh_work kconfig-matrix
+run_tool "$T/topics.sh"
+run_tool "$T/integration.sh"
+
+gate() { "$T/topics.sh" >/dev/null 2>&1; run_tool "$SCRATCH/checks/kconfig-matrix.sh" "$1"; }
+
+gate integration
+check "kconfig-matrix: passes on integration, every assignment evaluated" eval \
+	'passed && has "11664 assignments" && has "8 MCT clocks from the DTBs"'
+gate rtc
+check "kconfig-matrix: a topic without Kconfig changes is skipped" eval 'passed && has "SKIP rtc changes no Kconfig file"'
+
+# The clock defects of the 2026 review, put back: the ARM32 bools below a
+# modular core, and the MCT selected whatever the FSD clock driver is.
+k=drivers/clk/samsung/Kconfig
+seed_commit clk zz-kconfig.patch "clk: samsung: loosen the Kconfig again" \
+	"sed -i 's/^\\tdepends on COMMON_CLK_SAMSUNG=y\$/\\tdepends on COMMON_CLK_SAMSUNG/' $k &&
+	 sed -i 's/^\\(\\tselect CLKSRC_EXYNOS_MCT if EXYNOS_ARM64_COMMON_CLK=y\\) .*/\\1/' arch/arm64/Kconfig.platforms"
+gate clk
+check "kconfig-matrix: a bool y below a modular option is named, and its object as unbuilt" eval \
+	'failed && has "bool-under-m: S3C64XX_COMMON_CLK" && has "unbuilt: drivers/clk/samsung/clk-s3c64xx.o" && has "first: COMMON_CLK_SAMSUNG=m"'
+check "kconfig-matrix: the MCT built in with FSD clocks in a module is named, from fsd-evb.dtb" eval \
+	'failed && has "mct: the MCT is built in, but tesla/fsd-evb.dtb gives it a clock of tesla,fsd-clock-imem from drivers/clk/samsung/clk-fsd.o" && has "TESLA_FSD_COMMON_CLK=m"'
+unseed clk zz-kconfig.patch
+
+# The allmodconfig link failure: S3C pin control makes the core built in,
+# and the Exynos part linked into it calls into a modular PMU.
+seed_commit soc zz-kconfig.patch "pinctrl: samsung: forget the S3C case" \
+	"sed -i '/^\\tdepends on EXYNOS_PMU != m || /d' drivers/pinctrl/samsung/Kconfig"
+gate soc
+check "kconfig-matrix: vmlinux needing a module's symbol is named with the module" eval \
+	'failed && has "link: vmlinux (drivers/pinctrl/samsung/pinctrl-exynos.o) needs exynos_get_pmu_regmap, which only drivers/soc/samsung/exynos_pmu.ko defines"'
+unseed soc zz-kconfig.patch
+
+check "the kernel tree is left clean" tree_clean
+done_testing
