@@ -99,7 +99,7 @@ static unsigned long pll(const char *type, char **tok)
 
 int main(int argc, char **argv)
 {
-	char line[256], *tok[6];
+	char line[256], *tok[7];
 	FILE *in;
 
 	if (argc != 3) {
@@ -117,10 +117,12 @@ int main(int argc, char **argv)
 
 		lineno++;
 		line[strcspn(line, "#\n")] = '\0';
-		for (tok[n] = strtok(line, " \t"); tok[n] && n < 5; tok[++n] = strtok(NULL, " \t"))
+		for (tok[n] = strtok(line, " \t"); tok[n] && n < 6; tok[++n] = strtok(NULL, " \t"))
 			;
 		if (!n)
 			continue;
+		if (n > 5)
+			fail("more than five fields");
 		if (!strcmp(tok[0], "block")) {
 			if (n != 3 || strlen(tok[1]) >= sizeof(name))
 				fail("want: block NAME ADDRESS");

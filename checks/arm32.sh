@@ -23,6 +23,7 @@ arm32_warnings() {
 	begin_tree_op "arm32 gate: checkout $r"
 	kgit checkout -q --detach "$r"
 	end_tree_op
+	# shellcheck disable=SC2046 # one target per directory
 	{
 		kconfig_make arm "$o" exynos_defconfig &&
 			for d in $DIRS; do if [ -d "$o/$d" ]; then find "$o/$d" -name '*.o' -delete; fi; done &&

@@ -19,6 +19,8 @@ fi
 
 scratch=$WORK/build/checkpatch
 mkdir -p "$scratch"
+# Read first: a broken series must fail the gate, not end a subshell.
+patches=$(topic_patches "$TARGET") || gate_fail "topics/$TARGET/series cannot be read (above)"
 n=0 bad=0 errors=0 warnings=0 checks=0
 while read -r p; do
 	[ -n "$p" ] || continue
@@ -36,7 +38,7 @@ while read -r p; do
 		echo "${p#"$TOP"/}:"
 		sed 's/^/  /' <<<"$out"
 	fi
-done < <(topic_patches "$TARGET")
+done <<<"$patches"
 summary="$n patches, $errors errors, $warnings warnings, $checks checks${ignore:+ (profile ignores $ignore)}"
 [ "$bad" = 0 ] && gate_pass "$summary"
 gate_fail "$summary"

@@ -68,6 +68,7 @@ for t in $topics; do
 	[ -n "$tip_p" ] && echo "$rule at $rev proposes $np changed lines"
 	# A clean base is allowed only where topic.conf says why (cocci-clean-base).
 	clean=$(conf_get "$TOP/topics/$t/topic.conf" cocci-clean-base "")
+	# shellcheck disable=SC2046 # one pathspec per directory
 	if [ "$nt$np" != 00 ]; then bad=$((bad + 1))
 	elif [ "$nb" = 0 ] && [ "$TARGET" != integration ] && [ -z "$clean" ] &&
 		[ -n "$(kgit diff --name-only "$base..$rev" -- $(for d in $dirs; do echo "$d/*.c"; done))" ]; then
@@ -116,7 +117,7 @@ skipped=$(kgit grep -l -E '^@[^@]*script:ocaml' "$base" -- scripts/coccinelle | 
 
 # collection REV: the findings at REV, sorted.
 collection() {
-	local r=$1 f s sblob key jobs fblob
+	local r=$1 f s sblob key jobs
 	begin_tree_op "coccicheck: checkout $r"
 	kgit checkout -q --detach "$r"
 	end_tree_op

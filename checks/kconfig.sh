@@ -21,15 +21,20 @@ mkdir -p "$out/sums"
 base=$(base_tag)
 
 # config_sum REV ARCH:DEFCONFIG: sha256 of the .config REV gives. The
-# result depends only on the source tree, so it is cached by tree SHA.
+# result depends on the source tree and, through the compiler version
+# that .config records, on the toolchain: it is cached by both.
+toolchain=$(tool_versions | sha256sum | cut -c1-12)
 config_sum() {
 	local rev=$1 arch=${2%%:*} target=${2#*:} dir cache
-	cache=$out/sums/$(kgit rev-parse "$rev^{tree}")-$arch-$target
+	cache=$out/sums/$(kgit rev-parse "$rev^{tree}")-$toolchain-$arch-$target
 	if [ ! -s "$cache" ]; then
 		dir=$out/$arch-$target
 		kgit checkout -q --detach "$rev"
-		kconfig_make "$arch" "$dir" "$target" >"$dir.log" 2>&1 ||
-			{ echo "make $target failed at $(kgit log -1 --format='%h %s' "$rev"), see $dir.log"; return 1; }
+		kconfig_make "$arch" "$dir" "$target" >"$dir.log" 2>&1 || {
+			echo "$arch make $target failed at $(kgit log -1 --format='%h %s' "$rev"):" >&2
+			tail -n 5 "$dir.log" >&2
+			return 1
+		}
 		cp "$dir/.config" "$cache.config"
 		sha256sum <"$dir/.config" | cut -c1-16 >"$cache"
 	fi
@@ -39,7 +44,9 @@ config_sum() {
 begin_tree_op "kconfig gate"
 trap 'kgit checkout -q --detach "$base"; end_tree_op' EXIT
 declare -A ref
-for tg in $TARGETS; do ref[$tg]=$(config_sum "$base" "$tg"); done
+for tg in $TARGETS; do
+	ref[$tg]=$(config_sum "$base" "$tg") || gate_fail "$tg does not configure on the base (above)"
+done
 
 if [ "$TARGET" = integration ]; then
 	revs=$(kgit rev-parse integration)
@@ -50,11 +57,12 @@ n=0 changed=0
 for rev in $revs; do
 	n=$((n + 1)) line=
 	for tg in $TARGETS; do
-		s=$(config_sum "$rev" "$tg")
+		s=$(config_sum "$rev" "$tg") ||
+			gate_fail "$tg does not configure at $(kgit log -1 --format='%h %s' "$rev") (above)"
 		if [ "$s" = "${ref[$tg]}" ]; then line="$line $tg=identical"; else
 			line="$line $tg=CHANGED"; changed=$((changed + 1))
-			diff "$out/sums/$(kgit rev-parse "$base^{tree}")-${tg%%:*}-${tg#*:}.config" \
-				"$out/sums/$(kgit rev-parse "$rev^{tree}")-${tg%%:*}-${tg#*:}.config" | sed 's/^/    /' || true
+			diff "$out/sums/$(kgit rev-parse "$base^{tree}")-$toolchain-${tg%%:*}-${tg#*:}.config" \
+				"$out/sums/$(kgit rev-parse "$rev^{tree}")-$toolchain-${tg%%:*}-${tg#*:}.config" | sed 's/^/    /' || true
 		fi
 	done
 	printf '%s %s:%s\n' "$(kgit log -1 --format='%h' "$rev")" "$(kgit log -1 --format=' %s' "$rev" | cut -c1-60)" "$line"

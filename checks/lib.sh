@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared by the gates in checks/. Each gate is run as
 #   checks/<gate>.sh TARGET
 # where TARGET is a topic name or 'integration'. It prints its findings and
@@ -32,12 +33,14 @@ target_range() {
 # and going back to an earlier state finds the earlier result again.
 RESULTS=$WORK/results
 # result_key WORD...: the key of a result computed from the WORDs (the
-# caller names every input: revisions, config stamps, versions) and from
-# the code of this gate and of the tools it uses.
+# caller names every input: revisions, config stamps), from the versions
+# of the toolchain packages, and from the code of this gate and of the
+# tools it uses.
 result_key() {
 	{
 		printf '%s\n' "$@"
-		cat "$TOP/checks/$GATE.sh" "$TOP/checks/lib.sh" "$TOP/tools/lib.sh" "$TOP/tools/kbuild.sh" "$TOP/tools/build.sh"
+		tool_versions
+		cat "$TOP/checks/$GATE".* "$TOP/checks/lib.sh" "$TOP/tools/lib.sh" "$TOP/tools/kbuild.sh" "$TOP/tools/build.sh"
 	} | sha256sum | cut -c1-40
 }
 result_get() { [ -f "$RESULTS/$1" ] && cat "$RESULTS/$1"; }

@@ -20,6 +20,7 @@ entry_patterns() {
 }
 
 # matches FILE PATTERN: MAINTAINERS F: semantics (dir/ covers all below).
+# shellcheck disable=SC2254 # the F: pattern is a glob
 matches() {
 	case $2 in
 	*/) [ "${1#"$2"}" != "$1" ] ;;
@@ -38,6 +39,8 @@ owner() {
 branch=$(topic_branch "$TARGET")
 patterns=$(entry_patterns "$branch")
 [ -n "$patterns" ] || gate_fail "MAINTAINERS.local has no entry with 'T: git <url> $branch' and F: lines"
+# Read first: a broken series must fail the gate, not end a subshell.
+patches=$(topic_patches "$TARGET") || gate_fail "topics/$TARGET/series cannot be read (above)"
 n=0 files=0 bad=0
 while read -r p; do
 	[ -n "$p" ] || continue
@@ -51,6 +54,6 @@ while read -r p; do
 		o=$(owner "$f")
 		echo "${p#"$TOP"/}: touches $f, outside topic $TARGET's F: patterns (owned by: ${o:-no entry})"
 	done < <(sed -n 's|^diff --git a/\(.*\) b/\(.*\)$|\1\n\2|p' "$p" | sort -u)
-done < <(topic_patches "$TARGET")
+done <<<"$patches"
 [ "$bad" = 0 ] && gate_pass "$n patches, $files files, all inside topic $TARGET's F: patterns"
 gate_fail "$bad of $files files outside topic $TARGET's F: patterns"

@@ -21,6 +21,7 @@ sparse_warnings() {
 	o=$(kb_outdir "$r" modular)
 	out=$LOGDIR/sparse-$(kb_name "$r").log
 	# shellcheck disable=SC2086 # one make target per directory
+	# shellcheck disable=SC2046 # one target per directory
 	kb_make "$o" C=2 CHECK=sparse $(for d in $dirs; do echo "$d/"; done) >"$out" 2>&1 ||
 		{ echo "make C=2 failed at $r, see $out" >&2; return 1; }
 	sed -n -E 's#^(\.\./|'"$KSRC"'/)?([^:]+):[0-9]+:[0-9]+: (warning|error): (.*)#\2: \3: \4#p' "$out" | sort

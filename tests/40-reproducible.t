@@ -5,18 +5,47 @@
 . "$(dirname "$0")/lib.sh"
 scratch_checkout
 
+# The second import runs under a user whose ~/.gitconfig changes what
+# commit, am, format-patch and merge do: the tools must not see it.
+hostile=$TEST_ROOT/hostile-home
+mkdir -p "$hostile"
+cat >"$hostile/.gitconfig" <<'CFG'
+[user]
+	name = Someone Else
+	email = else@invalid
+[commit]
+	gpgsign = true
+[core]
+	autocrlf = true
+	abbrev = 20
+[am]
+	threeWay = true
+	keepcr = true
+[format]
+	signature = hostile
+	subjectPrefix = HOSTILE
+	numbered = true
+[diff]
+	noprefix = true
+[merge]
+	conflictStyle = diff3
+[init]
+	defaultBranch = hostile
+CFG
 declare -A refs
 for w in repro-a repro-b; do
 	export WORK=$TEST_ROOT/$w
 	rm -rf "$WORK"
-	run_tool "$T/tree.sh"
+	user=()
+	[ "$w" = repro-b ] && user=(HOME="$hostile")
+	run_tool env "${user[@]}" "$T/tree.sh"
 	check "$w: fresh import of the tarball" passed
-	run_tool "$T/topics.sh"
-	run_tool "$T/integration.sh"
+	run_tool env "${user[@]}" "$T/topics.sh"
+	run_tool env "${user[@]}" "$T/integration.sh"
 	check "$w: topics and integration build" passed
 	refs[$w]=$(git -C "$WORK/linux" for-each-ref --format='%(refname) %(objectname)' refs/heads refs/tags)
 done
-check "identical SHAs for base tag, every topic and integration" eval \
+check "identical SHAs for base tag, every topic and integration, whatever ~/.gitconfig says" eval \
 	'test "${refs[repro-a]}" = "${refs[repro-b]}" && test "$(echo "${refs[repro-a]}" | wc -l)" -ge 6'
 echo "${refs[repro-a]}" | diag
 rm -rf "$TEST_ROOT/repro-b"
@@ -34,7 +63,7 @@ kgit -c user.name="Test Author" -c user.email=test@invalid commit -q --amend \
 sed -i '$a # a comment' "$KSRC/drivers/clk/samsung/Makefile"
 kgit -c user.name="Test Author" -c user.email=test@invalid commit -q -a \
 	-m "clk: samsung: note in the Makefile" -m "Why: a test." -m "Signed-off-by: Test Author <test@invalid>"
-edited=$(kgit rev-parse HEAD^{tree})
+edited=$(kgit rev-parse "HEAD^{tree}")
 kgit checkout -q --detach "$(cat "$KSRC/.git/exynos-gki/base-tag")"
 run_tool "$T/export.sh" clk
 check "export writes the new patch and series line" eval 'passed &&

@@ -12,7 +12,7 @@ run_tool "$T/integration.sh"
 run_tool "$T/check.sh"
 check "every gate passes on the real topics and integration" eval 'passed && has "check: PASS"'
 check "one line per gate and target, and JSON for bots" eval \
-	'has "checkpatch  clk          PASS" && has "kconfig     integration  PASS" && python3 -m json.tool "$WORK/check.json" >/dev/null'
+	'has "checkpatch     clk          PASS" && has "kconfig        integration  PASS" && python3 -m json.tool "$WORK/check.json" >/dev/null'
 run_tool "$T/check.sh"
 check "a second run with nothing changed reuses every result" eval \
 	'passed && test "$(grep -c "(cached)" <<<"$out")" -ge 16 && ! grep -q " ran$" <<<"$out"'
@@ -51,15 +51,14 @@ check "provenance: fails on a subject without the subsystem prefix" eval \
 	'failed && has "subject does not start with one of: soc: samsung:"'
 unseed soc zz-prefix.patch
 
-seed_patch soc zz-usi.patch "soc: samsung: stop enabling USI by default" yes \
-"diff --git a/drivers/soc/samsung/Kconfig b/drivers/soc/samsung/Kconfig
---- a/drivers/soc/samsung/Kconfig
-+++ b/drivers/soc/samsung/Kconfig
-@@ -29,3 +29,3 @@
- 	tristate \"Exynos USI (Universal Serial Interface) driver\"
--	default ARCH_EXYNOS && ARM64
-+	default n
- 	depends on ARCH_EXYNOS || COMPILE_TEST"
+# usi_default LINE: a diff that replaces the USI option's default line.
+usi_default() {
+	printf '%s\n' "diff --git a/drivers/soc/samsung/Kconfig b/drivers/soc/samsung/Kconfig" \
+		"--- a/drivers/soc/samsung/Kconfig" "+++ b/drivers/soc/samsung/Kconfig" "@@ -29,3 +29,3 @@" \
+		' 	tristate "Exynos USI (Universal Serial Interface) driver"' \
+		"-	default ARCH_EXYNOS && ARM64" "+	$1" " 	depends on ARCH_EXYNOS || COMPILE_TEST"
+}
+seed_patch soc zz-usi.patch "soc: samsung: stop enabling USI by default" yes "$(usi_default "default n")"
 gate soc kconfig
 check "kconfig: fails on a Kconfig change that alters defconfig, naming commit and option" eval \
 	'failed && has "stop enabling USI by default: arm64:defconfig=CHANGED" && has "CONFIG_EXYNOS_USI"'
@@ -71,4 +70,22 @@ check "kconfig: fails when the effect fragment does not take effect on the topic
 git -C "$SCRATCH" checkout -q -- topics/soc/kconfig-effect.config
 gate soc kconfig
 check "kconfig: back to PASS once the defect is gone" passed
+
+# A Kconfig file the defconfigs cannot parse: the gate fails and says
+# where (the message used to be lost inside a command substitution).
+seed_patch soc zz-syntax.patch "soc: samsung: break the Kconfig syntax" yes "$(usi_default "default ARCH_EXYNOS &&")"
+gate soc kconfig
+check "kconfig: a Kconfig that does not parse fails the gate, naming the commit and the error" eval \
+	'failed && has "does not configure at" && has "break the Kconfig syntax" && has "drivers/soc/samsung/Kconfig:" && has "unknown statement"'
+unseed soc zz-syntax.patch
+
+# A series that names a patch file that is not there: the gates that
+# walk the series fail and name it (they used to pass on the rest).
+echo "zz-missing.patch" >>"$SCRATCH/topics/clk/series"
+for g in checkpatch scope; do
+	run_tool "$SCRATCH/checks/$g.sh" clk
+	check "$g: a series line without its patch file fails the gate, named" eval \
+		'failed && has "names '"'"'zz-missing.patch'"'"'" && has "$g: FAIL"'
+done
+git -C "$SCRATCH" checkout -q -- topics/clk/series
 done_testing

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Test helpers: TAP output, a scratch copy of this checkout, and scratch
 # WORK directories cloned (hard links) from one kernel import per run.
 set -uo pipefail

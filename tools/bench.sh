@@ -6,6 +6,7 @@
 #   one patch       the same after one patch's commit message changed
 #   check no-op     make check, nothing changed (all results cached)
 #   check one patch make check after that change (one topic + integration)
+#   kconfig-matrix  that gate alone on integration, uncached (GATE_RUNS runs)
 #   equiv           tools/equiv.sh, base built in against integration modular
 #                   with its module orders (only with BENCH_EQUIV=1: it
 #                   builds two kernels the first time), EQUIV_RUNS runs
@@ -39,7 +40,7 @@ step "preparing $WORK (tree, topics, integration, check)"
 "$T/integration.sh" >>"$WORK/bench.log" 2>&1
 "$T/check.sh" >>"$WORK/bench.log" 2>&1 || die "make check fails in $WORK: see $WORK/bench.log"
 
-noop= onep= chk= chk1=
+noop='' onep='' chk='' chk1=''
 patch=$(find "$scratch/topics/pinctrl" -name '*.patch' | head -n1)
 for i in $(seq 1 "$RUNS"); do
 	noop="$noop $(time_it sh -c "'$T/topics.sh' && '$T/integration.sh'")"
@@ -54,6 +55,14 @@ report "warm no-op" "$noop"
 report "one patch" "$onep"
 report "check no-op" "$chk"
 report "check one patch" "$chk1"
+
+# The kconfig-matrix gate on integration, run directly (no result cache):
+# its own cost, which every topic that changes Kconfig pays in make check.
+km=
+for i in $(seq 1 "${GATE_RUNS:-3}"); do
+	km="$km $(time_it "$scratch/checks/kconfig-matrix.sh" integration)"
+done
+report "kconfig-matrix" "$km"
 
 if [ "${BENCH_EQUIV:-0}" = 1 ]; then
 	"$T/equiv.sh" >>"$WORK/bench.log" 2>&1 || die "tools/equiv.sh fails in $WORK: see $WORK/bench.log"

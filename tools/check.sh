@@ -18,7 +18,9 @@ input_key() {
 	local gate=$1 target=$2 dirs d b
 	if [ "$target" = integration ]; then dirs=$TOP/topics; else dirs=$TOP/topics/$target; fi
 	{
-		cat "$TOP/checks/$gate.sh" "$TOP/checks/lib.sh" "$TOP"/tools/*.sh "$TOP/MAINTAINERS.local"
+		# The gate's files (checks/<gate>.sh and its helpers <gate>.*).
+		cat "$TOP/checks/$gate".* "$TOP/checks/lib.sh" "$TOP"/tools/*.sh "$TOP/MAINTAINERS.local"
+		tool_versions
 		for d in "$dirs" "$TOP/boot/configs" "$TOP/coccinelle"; do
 			[ -d "$d" ] && find "$d" \( -type f -o -type l \)
 		done | LC_ALL=C sort | xargs -r cat
@@ -28,7 +30,7 @@ input_key() {
 	} | sha256sum | cut -d' ' -f1
 }
 
-printf '%-11s %-12s %-5s %7s  %s\n' GATE TARGET RESULT SECONDS SUMMARY
+printf '%-14s %-12s %-5s %7s  %s\n' GATE TARGET RESULT SECONDS SUMMARY
 json=() failed=0
 for target in $targets; do
 	for gate in $GATES; do
@@ -52,7 +54,7 @@ for target in $targets; do
 		summary=${line#"$gate: $result "}
 		[ -n "$result" ] || { result=FAIL summary="gate died: $(tail -n1 "$log")"; }
 		[ "$result" = FAIL ] && failed=$((failed + 1))
-		printf '%-11s %-12s %-5s %6ss  %s%s\n' "$gate" "$target" "$result" "$secs" "$summary" \
+		printf '%-14s %-12s %-5s %6ss  %s%s\n' "$gate" "$target" "$result" "$secs" "$summary" \
 			"$([ "$how" = cached ] && echo ' (cached)')"
 		[ "$result" = FAIL ] && grep -v "^$gate: " "$log" | head -n 15 | sed 's/^/      /'
 		json+=("$(printf '{"gate":"%s","target":"%s","result":"%s","seconds":%s,"cached":%s,"summary":"%s","log":"%s"}' \

@@ -52,7 +52,7 @@ probe() {
 # $1 is the bind-mounted build directory.
 run_probes() {
 	local b=$1 t=/tmp/fresh rel img
-	FAILED= NPROBES=0
+	FAILED='' NPROBES=0
 	rm -rf "$t" && mkdir -p "$t/cpio/lib/modules" "$t/o"
 	rel=$(kb_release "$b")
 	img=$b/arch/arm64/boot/Image
@@ -147,7 +147,7 @@ start=$SECONDS
 
 # A root left by a killed run has no mounts (they died with its namespace).
 if [ -e "$root" ]; then
-	grep -q " $root[/ ]" /proc/mounts && die "$root still has mounts (see /proc/mounts): unmount them, then rerun"
+	grep -q " ${root}[/ ]" /proc/mounts && die "$root still has mounts (see /proc/mounts): unmount them, then rerun"
 	rm -rf "$root"
 fi
 

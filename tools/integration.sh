@@ -81,6 +81,7 @@ if [ "${1:-}" = --resolve ]; then
 	topic=${2:?usage: integration.sh --resolve TOPIC}
 	topic_dir "$topic" >/dev/null
 	if [ "$(cat "$STATE/resolving" 2>/dev/null)" = "$topic" ]; then
+		# shellcheck disable=SC2046 # one argument per unmerged path
 		if kgit grep -q -e '^<<<<<<< ' -e '^>>>>>>> ' -- $(kgit diff --name-only --diff-filter=U) 2>/dev/null; then
 			die "conflict markers are still in $KSRC ($(kgit diff --name-only --diff-filter=U | tr '\n' ' ')): edit them out, then run 'make resolve TOPIC=$topic' again"
 		fi

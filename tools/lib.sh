@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared helpers for the exynos-gki tools. Sourced, never run.
 set -euo pipefail
 # A die() inside $(...) must stop the caller, not just the subshell.
@@ -18,13 +19,16 @@ mkdir -p "$LOGDIR"
 # same inputs give the same SHAs on every machine.
 export GIT_COMMITTER_NAME="exynos-gki tools"
 export GIT_COMMITTER_EMAIL="exynos-gki@invalid"
-BASE_DATE="2025-01-01T00:00:00+0000"
+export BASE_DATE="2025-01-01T00:00:00+0000"
 export TZ=UTC LC_ALL=C
 
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
 step() { printf '==> %s\n' "$*" >&2; }
 
+# What a tool does with git must not depend on the user's ~/.gitconfig
+# (signatures, prefixes, autocrlf, gpgsign ...) or /etc/gitconfig.
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 kgit() { git -C "$KSRC" -c core.autocrlf=false -c gc.auto=0 -c maintenance.auto=false -c advice.detachedHead=false "$@"; }
 
 # need CMD PACKAGE...: fail naming the Debian package when a tool is missing.
@@ -77,6 +81,12 @@ topic_patches() {
 		[ -f "$d/$p" ] || die "topics/$1/series names '$p', which is not in topics/$1/: add the file or remove the line"
 		printf '%s\n' "$d/$p"
 	done
+}
+
+# tool_versions: the Debian packages whose versions decide a result.
+tool_versions() {
+	dpkg-query -W -f '${Package} ${Version}\n' git gcc gcc-aarch64-linux-gnu \
+		gcc-arm-linux-gnueabihf sparse coccinelle device-tree-compiler qemu-system-arm 2>/dev/null || true
 }
 
 base_tag() {

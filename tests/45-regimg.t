@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# boot/regimg.c, the register image tool of the equivalence suite, on
+# small descriptions: what it writes, and each malformed line refused
+# with the file, the line and what it wants.
+. "$(dirname "$0")/lib.sh"
+rdir=$(mktemp -d "$TEST_ROOT/regimg.XXXXXX")
+trap 'rm -rf "$rdir"' EXIT
+gcc -O2 -Wall -Werror -o "$rdir/regimg" "$REPO/boot/regimg.c"
+check "regimg builds with -Wall -Werror" test -x "$rdir/regimg"
+
+# regimg DESCRIPTION-LINES...: run it on a description made of the lines.
+regimg() {
+	printf '%s\n' "$@" >"$rdir/t.regs"
+	rm -rf "$rdir/out" && mkdir "$rdir/out"
+	run_tool "$rdir/regimg" "$rdir/t.regs" "$rdir/out"
+}
+
+regimg "block top 0x5f030000" "0x0 0x12345678" "0x8 bcd 42   # a comment"
+check "a plain value and a BCD value land at their offsets, little-endian" eval \
+	'passed && test "$(od -An -tx4 -v "$rdir/out"/* | tr -s " " | sed "s/^ //")" = "12345678 00000000 00000042"'
+
+regimg "0x0 0x1"
+check "a register before the first block is refused" eval 'failed && has "t.regs:1" && has "before the first"'
+regimg "block top 0x5f030000" "0x2 0x1"
+check "an offset that is not 32-bit aligned is refused" eval 'failed && has "t.regs:2" && has "not 32-bit aligned"'
+regimg "block top 0x5f030000" "0x0 pll35xx 46 1 1 extra"
+check "a sixth field is refused, not ignored" eval 'failed && has "t.regs:2" && has "more than five fields"'
+regimg "block top 0x5f030000" "0x0 0x1 0x2"
+check "three fields that are no known form are refused, naming the forms" eval 'failed && has "want: OFFSET VALUE"'
+done_testing
