@@ -257,12 +257,20 @@ static int count_lines(const char *path)
 
 static void note_deferred(const char *after)
 {
+	char *text, *line, *save;
 	int n = count_lines("/sys/kernel/debug/devices_deferred");
 
-	if (n > 0) {
-		say("# %d devices deferred after loading %s", n, after);
-		deferrals += n;
-	}
+	if (n <= 0)
+		return;
+	say("# %d devices deferred after loading %s", n, after);
+	deferrals += n;
+	/* Which, and why where the kernel says: "<device>\t<reason>". */
+	text = read_file("/sys/kernel/debug/devices_deferred");
+	if (!text)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		say("#   waiting: %s", line);
+	free(text);
 }
 
 /* "kernel/drivers/rtc/rtc-s3c.ko" -> "load rtc-s3c" */

@@ -3,7 +3,8 @@
 # integration as modules, booted on the synthetic Exynos5433 and Exynos850,
 # give the same state, in 12 module orders. Faults seeded into what the
 # series' kernel sees (registers, DT, and the clk topic's own code) make it
-# fail with a diff naming the clock, pin or device. Uses the WORK of
+# fail with a diff naming the clock, pin or device. A CMU whose assigned
+# clock comes from a module loaded later defers and binds once. Uses the WORK of
 # tests/70-boot.t (tree and build directories), so only the base is built
 # once more.
 . "$(dirname "$0")/lib.sh"
@@ -86,7 +87,33 @@ BOOT_TIMEOUT=12 run_tool "$T/equiv.sh" exynos5433
 check "an __initconst table reached by a late probe fails, naming the probe or the device" eval \
 	'failed && grep -qE "exynos5433_cmu_probe|^\+ dev clock-controller@6e0000 unbound" <<<"$out"'
 unseed clk zz-eq-init.patch
-unset EQ_DTSI_exynos5433 EQ_ORDER
+unset EQ_DTSI_exynos5433
+
+# Deferral: CMU_FSYS is assigned the PMU's clkout, whose module is loaded
+# last. fw_devlink does not follow assigned-clocks, and the platform bus's
+# own check of them stops at the first entry naming the CMU itself, so
+# only the CMU probe can defer for it. The parents assigned are the ones
+# the registers already select, so applying them changes nothing: the
+# series must defer CMU_FSYS while nothing is registered, bind it once
+# clkout is there, and match the base.
+seed_dtsi '/cmu_fsys: clock-controller@6e0000 {/s/{/{ assigned-clocks = <\&cmu_fsys CLK_MOUT_SCLK_UFS_MPHY_USER>, <\&pmu_system_controller 0>; assigned-clock-parents = <\&xxti>, <\&xxti>;/'
+mv "$TEST_ROOT/fault.dtsi" "$TEST_ROOT/defer.dtsi"
+{ cat "$S/exynos5433.regs"; printf 'block pmu 0x5f5c0000\n0xa00 0x1001 # CLKOUT: parent 16 (oscclk), gated\n'; } >"$TEST_ROOT/defer.regs"
+export EQ_REGS_exynos5433=$TEST_ROOT/defer.regs EQ_DTSI_B_exynos5433=$TEST_ROOT/defer.dtsi
+run_tool "$T/equiv.sh" exynos5433
+check "deferral, modular: a CMU assigned a clock of a later module binds once, as in the base" eval \
+	'passed && has "equiv: PASS exynos5433" && ! grep -q "failed to add clock provider" "$WORK/equiv/exynos5433/b.log"'
+EQ_B="integration builtin" run_tool "$T/equiv.sh" exynos5433
+check "deferral, built in: the same CMU waits for the clkout driver, then binds once" eval \
+	'passed && has "equiv: PASS exynos5433" && ! grep -q "failed to add clock provider" "$WORK/equiv/exynos5433/b.log"'
+seed_commit clk zz-eq-defer.patch "clk: samsung: register a CMU before its assigned clocks are there" \
+	"sed -i '/^int samsung_cmu_clocks_ready(/,/^}/s/^\tfor (i = 0; i < ARRAY_SIZE(props); i++) {\$/\treturn 0;\n&/' drivers/clk/samsung/clk.c"
+rebuild_integration
+run_tool "$T/equiv.sh" exynos5433
+check "deferral: a CMU that registers before its assigned clocks exist fails, naming the device" eval \
+	'failed && has "+ dev clock-controller@6e0000 unbound"'
+unseed clk zz-eq-defer.patch
+unset EQ_REGS_exynos5433 EQ_DTSI_B_exynos5433 EQ_ORDER
 rebuild_integration
 check "the kernel tree is left clean" tree_clean
 done_testing
