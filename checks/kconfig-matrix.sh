@@ -75,9 +75,9 @@ kb_make "$o-allmod" -s allmodconfig >"$out/allmodconfig.log" 2>&1 ||
 	gate_fail "allmodconfig failed at $rev, see $out/allmodconfig.log"
 mkdir -p "$out/allmod"
 grep '^watch' "$SPEC" >"$out/allmod.spec"
-evaluate "$o-allmod/.config" "$out/allmod.spec" "$out/allmod" |
-	sed -e 's/^result 000 1 /result allmod 1 allmodconfig/' -e 's/^bool-under-m 000 /bool-under-m allmod /' \
-		-e '/^assignments /d' >>"$out/matrix.txt"
+evaluate "$o-allmod/.config" "$out/allmod.spec" "$out/allmod" >"$out/allmod.txt"
+sed -e 's/^result 000 1 /result allmod 1 allmodconfig/' -e 's/^bool-under-m 000 /bool-under-m allmod /' \
+	-e '/^assignments /d' "$out/allmod.txt" >>"$out/matrix.txt"
 mv "$out/allmod/000.config" "$out/results/allmod.config"
 # first_of NNN: the first assignment that gives result NNN.
 first_of() { awk -v r="$1" '$1 == "result" && $2 == r { print $4 }' "$out/matrix.txt"; }

@@ -88,6 +88,7 @@ check "an __initconst table reached by a late probe fails, naming the probe or t
 	'failed && grep -qE "exynos5433_cmu_probe|^\+ dev clock-controller@6e0000 unbound" <<<"$out"'
 unseed clk zz-eq-init.patch
 unset EQ_DTSI_exynos5433
+rebuild_integration
 
 # Deferral: CMU_FSYS is assigned the PMU's clkout, whose module is loaded
 # last. fw_devlink does not follow assigned-clocks, and the platform bus's
@@ -110,8 +111,11 @@ seed_commit clk zz-eq-defer.patch "clk: samsung: register a CMU before its assig
 	"sed -i '/^int samsung_cmu_clocks_ready(/,/^}/s/^\tfor (i = 0; i < ARRAY_SIZE(props); i++) {\$/\treturn 0;\n&/' drivers/clk/samsung/clk.c"
 rebuild_integration
 run_tool "$T/equiv.sh" exynos5433
+# Seeded, CMU_FSYS registers its clocks, cannot publish them and fails;
+# the clocks stay registered on a devm mapping that the failed probe
+# released, so reading clk_summary may oops too.
 check "deferral: a CMU that registers before its assigned clocks exist fails, naming the device" eval \
-	'failed && has "+ dev clock-controller@6e0000 unbound"'
+	'failed && in_diff "^\+ dev clock-controller@6e0000 unbound"'
 unseed clk zz-eq-defer.patch
 unset EQ_REGS_exynos5433 EQ_DTSI_B_exynos5433 EQ_ORDER
 rebuild_integration
