@@ -197,8 +197,6 @@ nmct=$(wc -l <"$out/mct-providers")
 [ "$nmct" -gt 0 ] || gate_fail "no MCT node with clocks in the DTBs of $rev: the DTB reader is broken"
 ! awk 'NF < 4 || $3 == "?"' "$out/mct-providers" | grep . ||
 	gate_fail "the MCT clocks above have no board option or no clock driver (see $out/mct-providers)"
-# The providers of the base directory drivers/clk (fixed-clock and so on)
-# are placed too: add drivers/clk's own objects to each placement.
 step "kconfig-matrix: checking $ndistinct results ($nmct MCT clocks in $(ls "$o-builtin"/arch/arm64/boot/dts/*/*.dtb | wc -l) DTBs)"
 
 # -- the checks, per result -----------------------------------------------
@@ -240,12 +238,12 @@ for p in "$out"/place/*; do
 			}
 		}' "$out/syms/builtin" "$out/syms/module" "$p" | sort -u >>"$findings"
 	if [ "$r" != allmod ] && grep -q '^CONFIG_CLKSRC_EXYNOS_MCT=y' "$out/results/$r.config"; then
-		# Only the boards of the platforms this result enables.
-		(make -s -f "$TOP/checks/kconfig-matrix.mk" srctree="$KSRC" CONFIG="$out/results/$r.config" obj=drivers/clk; cat "$p") |
-			awk -v r="$r" 'FILENAME == "-" { if ($1 == "builtin") b[$2] = 1; next }
-				FILENAME ~ /config$/ { if (sub(/=y$/, "")) on[$0] = 1; next }
-				($2 in on) && !($3 in b) { print "mct", r, "the MCT is built in, but " $1 " gives it a clock of " $4 " from " $3 ", which is not built in" }' \
-				- "$out/results/$r.config" "$out/mct-providers" >>"$findings"
+		# Only the boards of the platforms this result enables. The
+		# placement covers drivers/clk itself too (fixed-clock).
+		awk -v r="$r" 'FILENAME == ARGV[1] { if ($1 == "builtin") b[$2] = 1; next }
+			FILENAME ~ /config$/ { if (sub(/=y$/, "")) on[$0] = 1; next }
+			($2 in on) && !($3 in b) { print "mct", r, "the MCT is built in, but " $1 " gives it a clock of " $4 " from " $3 ", which is not built in" }' \
+			"$p" "$out/results/$r.config" "$out/mct-providers" >>"$findings"
 	fi
 done
 
