@@ -558,6 +558,33 @@ static void equiv_deferred(void)
 	}
 }
 
+/*
+ * The kernel's messages at KERN_ERR or worse, as state: a driver that
+ * reports an error in one kernel and not in the other differs, even when
+ * what it registered looks the same.
+ */
+static void equiv_kerr(void)
+{
+	char rec[1024], *msg;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ssize_t n;
+
+	section("kerr", 1);
+	while (fd >= 0 && ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || errno == EPIPE)) {
+		if (n <= 0)
+			continue;	/* records overwritten: read on */
+		rec[n] = 0;
+		msg = strchr(rec, ';');
+		if (!msg || (atoi(rec) & 7) > 3)
+			continue;
+		msg[strcspn(msg, "\n")] = 0;
+		say("#= %s", msg + 1);
+	}
+	if (fd >= 0)
+		close(fd);
+	section("kerr", 0);
+}
+
 static void equiv_clocks(void)
 {
 	int n;
@@ -883,6 +910,7 @@ static void equiv_run(void)
 		bus = "soc@5f000000";
 	equiv_devices(bus);
 	equiv_deferred();
+	equiv_kerr();
 	equiv_clocks();
 	equiv_pinctrl();
 	equiv_soc();
