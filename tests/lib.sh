@@ -35,6 +35,17 @@ passed() { [ "$rc" = 0 ] || { echo "# expected success, got exit $rc"; diag <<<"
 
 # A copy of this checkout that a test may edit (topics, series, rerere),
 # committed so that 'git status' shows what the tools changed.
+# use_boot_work: WORK and KSRC of tests/70-boot.t, whose tree and builds
+# later boot tests reuse; skips the test when that has not run.
+use_boot_work() {
+	export WORK=$TEST_ROOT/boot
+	KSRC=$WORK/linux
+	if [ ! -d "$KSRC/.git" ]; then
+		echo "1..0 # SKIP no $KSRC: tests/70-boot.t prepares it"
+		exit 0
+	fi
+}
+
 scratch_checkout() {
 	SCRATCH=$(mktemp -d "$TEST_ROOT/checkout.XXXXXX")
 	trap 'rm -rf "$SCRATCH"' EXIT

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# boot/graft.c: the SoC nodes of the kernel's own arm64 Exynos and FSD
+# board DTBs, grafted into QEMU virt's DT: every board grafts, each moved
+# register block is listed, references stay consistent, what cannot be
+# placed is named with the reason, and the integration kernel boots on a
+# grafted Exynos850 board with its modules loaded. Uses the tree and the
+# builds of tests/70-boot.t.
+. "$(dirname "$0")/lib.sh"
+scratch_checkout
+use_boot_work
+G=$TEST_ROOT/graft
+mkdir -p "$G"
+gcc -O2 -Wall -Wextra -Werror -o "$G/graft" "$SCRATCH/boot/graft.c" -lfdt
+check "boot/graft.c compiles without a warning" test -x "$G/graft"
+
+# The board DTBs as the tree builds them (the series changes no DTS).
+D=$WORK/build/dtbs
+make -s -C "$KSRC" O="$D" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- defconfig >"$G/dtbs.log" 2>&1 &&
+	make -s -C "$KSRC" O="$D" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j2 dtbs >>"$G/dtbs.log" 2>&1
+check "the board DTBs build" test -f "$D/arch/arm64/boot/dts/tesla/fsd-evb.dtb"
+D=$D/arch/arm64/boot/dts
+qemu-system-aarch64 -M virt,dumpdtb="$G/virt.dtb" -cpu cortex-a57 -m 512 -nographic -no-reboot -nic none 2>/dev/null
+# The compatibles of the series' modules, as equiv.sh will take them.
+find "$WORK/build/integration-modular" \( -path '*samsung*' -o -name rtc-s3c.ko \) -name '*.ko' \
+	-exec /sbin/modinfo -F alias {} + | sed -n 's/^of:N\*T\*C\(.*\)C\*$/\1/p' | sort -u >"$G/compat"
+check "the modules name their compatibles" eval 'grep -qx "samsung,exynos850-cmu-top" "$G/compat" && grep -qx "tesla,fsd-pinctrl" "$G/compat"'
+
+for b in exynos/exynos5433-tm2 exynos/exynos850-e850-96 exynos/exynos7-espresso \
+	exynos/exynos7885-jackpotlte exynos/exynosautov9-sadk tesla/fsd-evb; do
+	n=${b#*/}
+	run_tool sh -c '"$1" "$2" "$3" "$4" "$5" >"$6"' - "$G/graft" "$G/virt.dtb" "$D/$b.dtb" "$G/compat" "$G/$n.dtb" "$G/$n.tab"
+	dtc -I dtb -O dts -o "$G/$n.dts" "$G/$n.dtb" 2>"$G/$n.dtc"
+	check "$n: grafted, every clock controller moved into the window, no dangling phandle" eval \
+		'passed && ! grep -q "^graft: not grafted" <<<"$out" &&
+		[ "$(grep -c "clock-controller@" "$G/$n.tab")" -ge 3 ] &&
+		! grep -qE "phandle_references|clocks_property" "$G/$n.dtc" &&
+		grep -qE "^/soc@?[0-9]*/(clock-controller|pinctrl)@1[0-9a-f]+ +0x01[0-9a-f]{7} 0x5[0-9a-f]{7}$" "$G/$n.tab"'
+done
+check "the pinctrl aliases point at the grafted nodes" eval \
+	'grep -qE "pinctrl0 = \"/soc@50000000/pinctrl@1850000\"" "$G/exynos850-e850-96.dts"'
+# spis DTS: the SPI numbers of the interrupts in the grafted container.
+spis() {
+	awk '/^\tsoc@50000000 \{/ { on = 1 } on && /^\t\};/ { on = 0 }
+		on && /\tinterrupts = </ {
+			sub(/.*</, ""); sub(/>.*/, ""); n = split($0, c, " ")
+			for (i = 1; i + 2 <= n; i += 3) if (c[i] == "0x00") print c[i + 1]
+		}' "$1" | while read -r h; do echo $((h)); done
+}
+check "interrupts of the grafted nodes are free SPIs of QEMU's GIC" eval \
+	'spis "$G/exynos850-e850-96.dts" >"$G/spis" && [ -s "$G/spis" ] &&
+	awk "\$1 < 48 || (\$1 > 111 && \$1 < 176) || \$1 > 223 { bad = 1 } END { exit bad }" "$G/spis"'
+
+# A window too small for the board: the nodes that collide are named.
+run_tool "$G/graft" -w 5f000000:1000000 "$G/virt.dtb" "$D/exynos/exynos850-e850-96.dtb" "$G/compat" "$G/small.dtb"
+check "a node that cannot be placed is named with the reason" eval \
+	'has "graft: not grafted: /soc@0/clock-controller@12000000: its registers at 0x12000000 would overlap those of /soc@0/chipid@10000000"'
+run_tool "$G/graft" -s 48-50 "$G/virt.dtb" "$D/exynos/exynos850-e850-96.dtb" "$G/compat" "$G/few.dtb"
+check "too few free SPIs: refused, saying so" eval 'failed && has "more SPIs than the 3 free ones"'
+run_tool "$G/graft" "$G/virt.dtb" "$G/compat" "$G/compat" "$G/x.dtb"
+check "a board file that is no DTB is refused, naming it" eval "failed && has '$G/compat: not a DTB'"
+
+# The integration kernel on the grafted board, registers all zero.
+QEMU_EXTRA="-dtb $G/exynos850-e850-96.dtb" run_tool "$T/boot.sh" integration modular
+check "integration modular boots on the grafted Exynos850 board, every module loaded" eval \
+	'passed && has "boot: PASS integration modular" &&
+	grep -q "s3c-rtc 51a30000.rtc: registered as rtc" "$WORK/logs/boot-integration-modular.log"'
+done_testing
