@@ -52,10 +52,8 @@ static char *compat[MAX_COMPAT];
 static int ncompat;
 
 /* A board node grafted with its subnodes: selected, or pulled in by one. */
-enum { ROOT, DEP };
 struct node {
 	int off;
-	int role;
 	const char *why;	/* why it is not grafted after all */
 };
 static struct node nodes[MAX_NODES];
@@ -112,7 +110,7 @@ static struct node *node_of(int off)
 	return NULL;
 }
 
-static struct node *add_node(int off, int role)
+static struct node *add_node(int off)
 {
 	struct node *n = node_of(off);
 
@@ -122,7 +120,6 @@ static struct node *add_node(int off, int role)
 		die("more than %d nodes", MAX_NODES);
 	n = &nodes[nnodes++];
 	n->off = off;
-	n->role = role;
 	n->why = NULL;
 	return n;
 }
@@ -167,7 +164,7 @@ static int is_gic(const void *fdt, int off)
 	       is_compatible(fdt, off, "arm,cortex-a15-gic");
 }
 
-/* The grafted node (ROOT or DEP) that contains OFF, or NULL. */
+/* The grafted node that contains OFF, or NULL. */
 static struct node *grafted_owner(int off)
 {
 	for (int o = off; o >= 0; o = fdt_parent_offset(board, o)) {
@@ -262,7 +259,7 @@ static int pull_dep(int target, int cell, void *arg)
 		return 0;
 	if (!fdt_getprop(board, target, "reg", NULL) ||
 	    is_compatible(board, target, "syscon")) {
-		add_node(target, DEP);
+		add_node(target);
 		(*added)++;
 	}
 	return 0;
@@ -289,7 +286,7 @@ static void select_nodes(void)
 	for (off = fdt_next_node(board, -1, NULL); off >= 0;
 	     off = fdt_next_node(board, off, NULL))
 		if (compat_wanted(off) && !grafted_owner(off))
-			add_node(off, ROOT);
+			add_node(off);
 	do {
 		added = 0;
 		for (int i = 0; i < nnodes; i++)
