@@ -434,6 +434,24 @@ static void chomp_file(const char *path, char *buf, size_t size)
 	free(text);
 }
 
+/* Is "syscon" among the compatibles of the DT node at PATH? */
+static int is_syscon(const char *path)
+{
+	char file[420], buf[512];
+	int fd, n, i;
+
+	snprintf(file, sizeof(file), "%s/compatible", path);
+	fd = open(file, O_RDONLY);
+	n = fd < 0 ? 0 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	for (i = 0; i < n; i += strlen(buf + i) + 1)
+		if (!strcmp(buf + i, "syscon"))
+			return 1;
+	return 0;
+}
+
 /*
  * Each node under the SoC bus: its platform device's driver, if any.
  * Prints the "devices" section when print is set; returns the number of
@@ -485,6 +503,8 @@ static int scan_devices(const char *bus, int print, char *why, size_t size)
 		if (drv && *drv) {
 			state = "bound ";
 			bound++;
+		} else if (drv && is_syscon(path)) {
+			state = "syscon";	/* looked up by its users, never bound */
 		} else if (drv) {
 			state = "unbound";
 			if (!unbound++)

@@ -6,6 +6,10 @@
  *   regimg DESCRIPTION OUTDIR
  *
  * The description, one statement a line, '#' starts a comment:
+ *   window BASE SIZE         block addresses are real SoC addresses, each
+ *                            seeded at BASE + address % SIZE, where the
+ *                            graft tool (boot/graft.c) moves the board's
+ *                            registers; before the first block
  *   block NAME ADDRESS       start a register block at a guest address
  *   OFFSET VALUE             a 32-bit word
  *   OFFSET pll35xx M P S     PLL35xx CON0: enabled, locked, M/P/S
@@ -50,6 +54,7 @@ static unsigned long number(const char *s, unsigned long max)
 static char name[64], outdir[256];
 static unsigned long base, words[MAX_WORDS];
 static int nwords = -1;	/* -1: no block open */
+static unsigned long win_base, win_size;	/* 0: addresses are the guest's */
 
 static void flush_block(void)
 {
@@ -123,12 +128,23 @@ int main(int argc, char **argv)
 			continue;
 		if (n > 5)
 			fail("more than five fields");
+		if (!strcmp(tok[0], "window")) {
+			if (n != 3 || nwords >= 0)
+				fail("want: window BASE SIZE, before the first block");
+			win_base = number(tok[1], 0xffffffffUL);
+			win_size = number(tok[2], 0xffffffffUL);
+			if (!win_size || win_size & (win_size - 1))
+				fail("window size not a power of two");
+			continue;
+		}
 		if (!strcmp(tok[0], "block")) {
 			if (n != 3 || strlen(tok[1]) >= sizeof(name))
 				fail("want: block NAME ADDRESS");
 			flush_block();
 			snprintf(name, sizeof(name), "%s", tok[1]);
 			base = number(tok[2], 0xffffffffUL);
+			if (win_size)
+				base = win_base + base % win_size;
 			nwords = 0;
 			memset(words, 0, sizeof(words));
 			continue;

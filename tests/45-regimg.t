@@ -27,4 +27,11 @@ regimg "block top 0x5f030000" "0x0 pll35xx 46 1 1 extra"
 check "a sixth field is refused, not ignored" eval 'failed && has "t.regs:2" && has "more than five fields"'
 regimg "block top 0x5f030000" "0x0 0x1 0x2"
 check "three fields that are no known form are refused, naming the forms" eval 'failed && has "want: OFFSET VALUE"'
+regimg "window 0x50000000 0x10000000" "block top 0x120e0000" "0x0 0x1"
+check "under a window, a real address is seeded at base + address modulo size" eval \
+	'passed && has "addr=0x520e0000"'
+regimg "block top 0x5f030000" "window 0x50000000 0x10000000"
+check "a window after the first block is refused" eval 'failed && has "t.regs:2" && has "before the first block"'
+regimg "window 0x50000000 0x3000000"
+check "a window size that is not a power of two is refused" eval 'failed && has "not a power of two"'
 done_testing

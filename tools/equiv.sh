@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# tools/equiv.sh [SOC...]: boot two kernels on the same synthetic Exynos SoC
-# (default exynos5433 and exynos850: boot/soc/<soc>.dtsi merged into the DT
-# QEMU dumps, registers seeded from boot/soc/<soc>.regs) and compare what
-# the drivers built: devices bound, clock names/parents/rates, pins, groups
-# and functions, SoC id, RTC time, a GPIO line, the kernel's error messages. A modular second kernel is
-# booted again with the top-level Samsung modules loaded in EQ_ORDERS
-# seeded orders; every order must give the same state. Differences listed
+# tools/equiv.sh [SOC...]: boot two kernels on the same Exynos SoC and
+# compare what they built. A SoC is boot/soc/<soc>.conf: a synthetic one
+# (exynos5433, exynos850: boot/soc/<soc>.dtsi merged into the DT QEMU
+# dumps) or a real board (e850-96: "board =" names a DTB of the tree whose
+# SoC nodes boot/graft.c grafts into QEMU's DT); registers seeded from
+# boot/soc/<soc>.regs. Default: all three. Compared is what the drivers
+# built: devices bound, clock names/parents/rates, pins, groups and
+# functions, SoC id, RTC time, a GPIO line, the kernel's error messages. A
+# modular second kernel is booted again with the top-level Samsung modules
+# loaded in EQ_ORDERS seeded orders; every order must give the same state
+# (but for kernel errors, compared between the kernels only). Differences listed
 # in boot/equiv/expected-differences pass; any other fails, and the diff
 # is printed and kept in $WORK/logs.
 #   EQ_A, EQ_B   "REV CONFIG" of the baseline and of the series
@@ -16,7 +20,8 @@
 #                modules.dep order), e.g. to make a probe defer past init
 #   EQ_SEED      seed of the order sample (default: from the clock; printed)
 #   EQ_EXPECTED  the expectations file (default boot/equiv/expected-differences)
-#   EQ_DTSI_<soc>, EQ_REGS_<soc>   other SoC description files, for both
+#   EQ_DTSI_<soc>, EQ_REGS_<soc>   other SoC description files ('-' in
+#                <soc> spelled '_'), for both
 #                kernels; EQ_DTSI_B_<soc>, EQ_REGS_B_<soc> for the series
 #                only (tests/75-equiv.t seeds faults with them)
 # shellcheck source=tools/lib.sh
@@ -27,7 +32,7 @@
 need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler cpp cpp gcc gcc \
 	timeout coreutils
 socs=("$@")
-[ ${#socs[@]} -gt 0 ] || socs=(exynos5433 exynos850)
+[ ${#socs[@]} -gt 0 ] || socs=(exynos5433 exynos850 e850-96)
 read -r rev_a cfg_a <<<"${EQ_A:-$(base_tag) builtin}"
 read -r rev_b cfg_b <<<"${EQ_B:-integration modular}"
 orders=${EQ_ORDERS:-12}
@@ -44,15 +49,49 @@ mkdir -p "$out"
 gcc -O2 -Wall -Wextra -Werror -o "$out/regimg" "$TOP/boot/regimg.c" ||
 	die "boot/regimg.c does not compile (above)"
 
-# eq_dtb SOC SIDE DIR: DIR/soc.dtb = QEMU's own DT + the SoC fragment, and
-# DIR/loader.args = the loader options seeding the registers. SIDE is A
-# (baseline) or B (series), for the overrides above.
+# eq_board_inputs: for the SoCs given as a real board (board = in their
+# .conf): the graft tool, the compatibles the series' modules bind (their
+# modinfo aliases, from its modular build) and the build directory of the
+# board DTBs. Once per run.
+eq_board_inputs() {
+	local o rel
+	[ ! -s "$out/compat" ] || return 0
+	gcc -O2 -Wall -Wextra -Werror -o "$out/graft" "$TOP/boot/graft.c" -lfdt ||
+		die "boot/graft.c does not compile (above; libfdt-dev comes with make deps)"
+	step "equiv: $rev_b modular, for the compatibles its modules bind"
+	"$TOP/tools/build.sh" "$rev_b" modular >"$LOGDIR/equiv-build-modular.log" 2>&1 ||
+		die "$rev_b modular does not build: $LOGDIR/equiv-build-modular.log"
+	o=$(kb_outdir "$rev_b" modular) rel=$(kb_release "$o")
+	find "$o/staging/lib/modules/$rel/kernel/drivers" -name '*.ko' |
+		grep -E '/drivers/(clk|pinctrl|soc|rtc)/(samsung/|rtc-s3c)' |
+		xargs -r env PATH="$PATH:/sbin:/usr/sbin" modinfo -F alias |
+		sed -n 's/^of:N\*T\*C\(.*\)C\*$/\1/p' | LC_ALL=C sort -u >"$out/compat.new"
+	[ -s "$out/compat.new" ] || die "no compatibles in the modules of $o"
+	mv "$out/compat.new" "$out/compat"
+	# The DTS files are the same on every revision of the series.
+	[ -f "$WORK/build/dtbs/.config" ] || kb_make "$WORK/build/dtbs" -s defconfig >/dev/null
+}
+
+# eq_dtb SOC SIDE DIR: DIR/soc.dtb = QEMU's own DT + the SoC fragment, or
+# the SoC nodes of the board DTB grafted into it, and DIR/loader.args =
+# the loader options seeding the registers. SIDE is A (baseline) or B
+# (series), for the overrides above.
 eq_dtb() {
-	local soc=$1 side=$2 d=$3 dtsi regs v w
-	v=EQ_DTSI_$soc w=EQ_DTSI_${side}_$soc dtsi=${!w:-${!v:-$TOP/boot/soc/$soc.dtsi}}
-	v=EQ_REGS_$soc w=EQ_REGS_${side}_$soc regs=${!w:-${!v:-$TOP/boot/soc/$soc.regs}}
+	local soc=$1 side=$2 d=$3 dtsi regs board v w n=${1//-/_}
+	v=EQ_DTSI_$n w=EQ_DTSI_${side}_$n dtsi=${!w:-${!v:-$TOP/boot/soc/$soc.dtsi}}
+	v=EQ_REGS_$n w=EQ_REGS_${side}_$n regs=${!w:-${!v:-$TOP/boot/soc/$soc.regs}}
+	board=$(conf_get "$TOP/boot/soc/$soc.conf" board "")
 	mkdir -p "$d/img"
 	kb_dump_dtb "$d/virt.dtb" || die "qemu could not dump its device tree"
+	if [ -n "$board" ]; then
+		eq_board_inputs
+		kb_make "$WORK/build/dtbs" -s "$board.dtb" || die "$board.dtb does not build (above)"
+		"$out/graft" "$d/virt.dtb" "$WORK/build/dtbs/arch/arm64/boot/dts/$board.dtb" \
+			"$out/compat" "$d/soc.dtb" >"$d/graft.tab" 2>"$d/graft.log" ||
+			die "$board.dtb does not graft: $(cat "$d/graft.log")"
+		"$out/regimg" "$regs" "$d/img" >"$d/loader.args" || die "$regs: bad register description (above)"
+		return 0
+	fi
 	dtc -q -I dtb -O dts -o "$d/virt.dts" "$d/virt.dtb"
 	cpp -nostdinc -undef -P -x assembler-with-cpp -I "$KSRC/include" "$dtsi" >"$d/soc.dtsi" ||
 		die "$dtsi does not preprocess (above)"
@@ -207,13 +246,15 @@ fail=0
 table=()
 json=()
 for soc in "${socs[@]}"; do
-	[ -f "$TOP/boot/soc/$soc.dtsi" ] || die "unknown SoC '$soc': boot/soc/$soc.dtsi does not exist"
+	[ -f "$TOP/boot/soc/$soc.conf" ] || die "unknown SoC '$soc': boot/soc/$soc.conf does not exist"
 	d=$out/$soc
 	rm -rf "$d"
 	mkdir -p "$d"
 	step "equiv $soc: device tree and register images in $d"
 	eq_dtb "$soc" A "$d/A"
 	eq_dtb "$soc" B "$d/B"
+	[ ! -f "$d/A/graft.tab" ] || echo "equiv: $soc: $(conf_get "$TOP/boot/soc/$soc.conf" board) grafted," \
+		"$(wc -l <"$d/A/graft.tab") register blocks moved ($d/A/graft.tab), $(wc -l <"$d/A/graft.log") notes ($d/A/graft.log)"
 	soc_fail=0
 
 	step "equiv $soc: baseline $rev_a $cfg_a"
