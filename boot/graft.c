@@ -184,8 +184,8 @@ static uint32_t cells_of(int off, const char *name, uint32_t dflt)
 }
 
 /*
- * Phandle properties: NAME holds phandles each followed by the number of
- * cells the target's CELLS property gives, or FIXED cells (-1: none).
+ * Phandle properties: NAME holds phandles, each followed by as many cells
+ * as the target's CELLS property says or, without CELLS, FIXED cells.
  */
 static const struct {
 	const char *name;
@@ -265,6 +265,7 @@ static int pull_dep(int target, int cell, void *arg)
 	return 0;
 }
 
+/* FN for every phandle reference in the subtree of OFF. */
 static void walk_refs(int off, ref_fn fn, void *arg)
 {
 	int p, len, child;
