@@ -32,7 +32,7 @@ build: integration
 	@$(T)/build.sh $(BRANCH) $(CONFIG)
 
 # The boot check: the plain boot, then the equivalence suite against the
-# built-in base on the synthetic SoCs and the grafted board.
+# built-in base on the synthetic SoCs and the grafted boards.
 boot: integration
 	@$(T)/boot.sh $(BRANCH) $(CONFIG)
 	@EQ_B="$(BRANCH) $(CONFIG)" $(T)/equiv.sh $(SOC)
