@@ -10,6 +10,7 @@ scratch_checkout
 use_boot_work
 G=$TEST_ROOT/graft
 mkdir -p "$G"
+rm -f "$G/graft"
 gcc -O2 -Wall -Wextra -Werror -o "$G/graft" "$SCRATCH/boot/graft.c" -lfdt
 check "boot/graft.c compiles without a warning" test -x "$G/graft"
 

@@ -33,8 +33,6 @@ has() { grep -qF -- "$1" <<<"$out" || { echo "# expected output to contain: $1";
 failed() { [ "$rc" != 0 ] || { echo "# expected a non-zero exit"; diag <<<"$out"; return 1; }; }
 passed() { [ "$rc" = 0 ] || { echo "# expected success, got exit $rc"; diag <<<"$out"; return 1; }; }
 
-# A copy of this checkout that a test may edit (topics, series, rerere),
-# committed so that 'git status' shows what the tools changed.
 # use_boot_work: WORK and KSRC of tests/70-boot.t, whose tree and builds
 # later boot tests reuse; skips the test when that has not run.
 use_boot_work() {
@@ -46,6 +44,8 @@ use_boot_work() {
 	fi
 }
 
+# A copy of this checkout that a test may edit (topics, series, rerere),
+# committed so that 'git status' shows what the tools changed.
 scratch_checkout() {
 	SCRATCH=$(mktemp -d "$TEST_ROOT/checkout.XXXXXX")
 	trap 'rm -rf "$SCRATCH"' EXIT

@@ -55,7 +55,7 @@ gcc -O2 -Wall -Wextra -Werror -o "$out/regimg" "$TOP/boot/regimg.c" ||
 # board DTBs. Once per run.
 eq_board_inputs() {
 	local o rel
-	[ ! -s "$out/compat" ] || return 0
+	[ -z "${board_inputs_done:-}" ] || return 0
 	gcc -O2 -Wall -Wextra -Werror -o "$out/graft" "$TOP/boot/graft.c" -lfdt ||
 		die "boot/graft.c does not compile (above; libfdt-dev comes with make deps)"
 	step "equiv: $rev_b modular, for the compatibles its modules bind"
@@ -68,6 +68,7 @@ eq_board_inputs() {
 		sed -n 's/^of:N\*T\*C\(.*\)C\*$/\1/p' | LC_ALL=C sort -u >"$out/compat.new"
 	[ -s "$out/compat.new" ] || die "no compatibles in the modules of $o"
 	mv "$out/compat.new" "$out/compat"
+	board_inputs_done=1
 	# The DTS files are the same on every revision of the series.
 	[ -f "$WORK/build/dtbs/.config" ] || kb_make "$WORK/build/dtbs" -s defconfig >/dev/null
 }
