@@ -475,18 +475,15 @@ static int ref_missing(int target, int cell, void *arg)
 	return 1;
 }
 
-struct rewrite {
-	fdt32_t *v;
-};
-
+/* ARG is the copy of the property: its phandle at CELL is rewritten. */
 static int ref_rewrite(int target, int cell, void *arg)
 {
-	struct rewrite *rw = arg;
+	fdt32_t *v = arg;
 
 	if (is_gic(board, target))
-		rw->v[cell] = cpu_to_fdt32(qemu_gic);
+		v[cell] = cpu_to_fdt32(qemu_gic);
 	else
-		rw->v[cell] = cpu_to_fdt32(fdt32_to_cpu(rw->v[cell]) + phandle_shift);
+		v[cell] = cpu_to_fdt32(fdt32_to_cpu(v[cell]) + phandle_shift);
 	return 0;
 }
 
@@ -526,16 +523,13 @@ static void copy_props(int boff, int ooff)
 		} else if (!strcmp(name, "interrupts")) {
 			int parent = irq_parent(boff);
 
-			if (parent < 0 || !is_gic(board, parent)) {
-				/* A grafted controller keeps its cells. */
-			} else {
+			/* GIC SPIs are renumbered; a grafted controller's cells stay. */
+			if (parent >= 0 && is_gic(board, parent))
 				for (int i = 0; i + 2 < len / 4; i += 3)
 					if (fdt32_to_cpu(v[i]) == 0)
 						nv[i + 1] = cpu_to_fdt32(new_spi(fdt32_to_cpu(v[i + 1])));
-			}
 		} else if (refprop(name) >= 0) {
 			struct refcheck rc = { NULL };
-			struct rewrite rw = { nv };
 
 			if (for_each_ref(boff, name, v, len, ref_missing, &rc)) {
 				fprintf(stderr, "graft: dropped: %s %s: refers to %s, not grafted\n",
@@ -543,7 +537,7 @@ static void copy_props(int boff, int ooff)
 				free(nv);
 				continue;
 			}
-			for_each_ref(boff, name, v, len, ref_rewrite, &rw);
+			for_each_ref(boff, name, v, len, ref_rewrite, nv);
 		}
 		check(fdt_setprop(out, ooff, name, nv, len), name);
 		free(nv);
