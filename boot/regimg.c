@@ -16,6 +16,8 @@
  *   OFFSET pll36xx M P S     PLL36xx CON0 (K goes in CON1 as a plain word)
  *   OFFSET pll0822x M P S    Exynos850 PLL0822x CON3: the PLL35xx layout
  *   OFFSET pll0831x M P S    PLL0831x CON3: the PLL36xx layout, K in CON5
+ *   OFFSET PLLTYPE M P S BITS  the same, BITS ORed in (FSD keeps the PLL's
+ *                            own mux, bit 4, in its CON0)
  *   OFFSET bcd N             N (0-99) in BCD, for RTC registers
  * Each block becomes OUTDIR/NAME.bin (little endian, as long as its last
  * word), and one line "-device loader,file=...,addr=...,force-raw=on" on
@@ -104,7 +106,7 @@ static unsigned long pll(const char *type, char **tok)
 
 int main(int argc, char **argv)
 {
-	char line[256], *tok[7];
+	char line[256], *tok[8];
 	FILE *in;
 
 	if (argc != 3) {
@@ -122,12 +124,12 @@ int main(int argc, char **argv)
 
 		lineno++;
 		line[strcspn(line, "#\n")] = '\0';
-		for (tok[n] = strtok(line, " \t"); tok[n] && n < 6; tok[++n] = strtok(NULL, " \t"))
+		for (tok[n] = strtok(line, " \t"); tok[n] && n < 7; tok[++n] = strtok(NULL, " \t"))
 			;
 		if (!n)
 			continue;
-		if (n > 5)
-			fail("more than five fields");
+		if (n > 6)
+			fail("more than six fields");
 		if (!strcmp(tok[0], "window")) {
 			if (n != 3 || nwords >= 0)
 				fail("want: window BASE SIZE, before the first block");
@@ -156,13 +158,13 @@ int main(int argc, char **argv)
 			fail("offset not 32-bit aligned");
 		if (n == 2)
 			val = number(tok[1], 0xffffffffUL);
-		else if (n == 5 && is_pll(tok[1]))
-			val = pll(tok[1], tok + 2);
+		else if ((n == 5 || n == 6) && is_pll(tok[1]))
+			val = pll(tok[1], tok + 2) | (n == 6 ? number(tok[5], 0xffffffffUL) : 0);
 		else if (n == 3 && !strcmp(tok[1], "bcd")) {
 			val = number(tok[2], 99);
 			val = (val / 10) << 4 | val % 10;
 		} else {
-			fail("want: OFFSET VALUE | OFFSET PLLTYPE M P S | OFFSET bcd N");
+			fail("want: OFFSET VALUE | OFFSET PLLTYPE M P S [BITS] | OFFSET bcd N");
 		}
 		words[off / 4] = val;
 		if ((int)(off / 4) + 1 > nwords)

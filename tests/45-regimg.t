@@ -23,8 +23,13 @@ regimg "0x0 0x1"
 check "a register before the first block is refused" eval 'failed && has "t.regs:1" && has "before the first"'
 regimg "block top 0x5f030000" "0x2 0x1"
 check "an offset that is not 32-bit aligned is refused" eval 'failed && has "t.regs:2" && has "not 32-bit aligned"'
-regimg "block top 0x5f030000" "0x0 pll35xx 46 1 1 extra"
-check "a sixth field is refused, not ignored" eval 'failed && has "t.regs:2" && has "more than five fields"'
+regimg "block top 0x5f030000" "0x0 pll35xx 250 3 0 0x10"
+check "a PLL word takes extra bits ORed in (FSD's mux bit in PLL_CON0)" eval \
+	'passed && test "$(od -An -tx4 -v "$rdir/out"/* | tr -d " ")" = "a0fa0310"'
+regimg "block top 0x5f030000" "0x0 pll35xx 46 1 1 0x10 extra"
+check "a seventh field is refused, not ignored" eval 'failed && has "t.regs:2" && has "more than six fields"'
+regimg "block top 0x5f030000" "0x0 pll35xx 46 1 1 nonsense"
+check "extra PLL bits that are no number are refused" eval 'failed && has "t.regs:2"'
 regimg "block top 0x5f030000" "0x0 0x1 0x2"
 check "three fields that are no known form are refused, naming the forms" eval 'failed && has "want: OFFSET VALUE"'
 regimg "window 0x50000000 0x10000000" "block top 0x120e0000" "0x0 0x1"
