@@ -7,9 +7,8 @@
  * COMPAT-LIST names, one per line, the compatibles the drivers under test
  * bind (tools/equiv.sh takes them from the modules.alias of the build).
  * Every board node with one of them is copied with all its properties and
- * subnodes, and so is each node those reference through a known phandle
- * property that has no registers of its own (fixed clocks) or that is a
- * syscon. Then:
+ * subnodes, and so is each fixed clock and syscon those reference through
+ * a known phandle property. Then:
  *  - each "reg" entry, and that of each memory-mapped subnode, moves into
  *    a window of guest RAM, reserved no-map here (default: the top 256 MiB
  *    of virt's 512 MiB at 0x50000000). The new address is the CPU address
@@ -21,8 +20,12 @@
  *    48-111,176-223: around virt's platform-bus lines);
  *  - the board's phandles are moved above QEMU's; a reference to the
  *    board's GIC becomes one to QEMU's; a property that refers to a node
- *    not grafted is dropped;
- *  - aliases that name a grafted node are added, rewritten to its new path.
+ *    not grafted is dropped, and a node whose "clocks" are dropped is
+ *    disabled (its driver could not probe);
+ *  - aliases that name a grafted node are added, rewritten to its new path;
+ *  - each grafted clock provider gets a consumer at the root, a fixed-factor
+ *    clock "consumer-<node>" of the first of its clocks a board node uses,
+ *    else of its clock 1.
  * Everything not grafted or dropped is reported on stderr with the reason;
  * stdout gets one row per moved register block: node, old, new address.
  * Exit status: 0, 1 on bad input, 2 on usage.
@@ -249,7 +252,10 @@ static int for_each_ref(int off, const char *name, const fdt32_t *v, int len,
 	return 0;
 }
 
-/* Dependencies: a referenced node with no registers, or a syscon. */
+/*
+ * Dependencies: a referenced fixed clock or syscon. Other providers (a
+ * PMIC's clock cells on I2C) have no driver that binds them here.
+ */
 static int pull_dep(int target, int cell, void *arg)
 {
 	int *added = arg;
@@ -257,7 +263,8 @@ static int pull_dep(int target, int cell, void *arg)
 	(void)cell;
 	if (grafted_owner(target) || is_gic(board, target) || node_of(target))
 		return 0;
-	if (!fdt_getprop(board, target, "reg", NULL) ||
+	if (is_compatible(board, target, "fixed-clock") ||
+	    is_compatible(board, target, "fixed-factor-clock") ||
 	    is_compatible(board, target, "syscon")) {
 		add_node(target);
 		(*added)++;
@@ -495,7 +502,7 @@ static void check(int err, const char *what)
 
 static void copy_props(int boff, int ooff)
 {
-	int p, len;
+	int p, len, disable = 0;
 	const char *name;
 	const fdt32_t *v;
 
@@ -532,7 +539,10 @@ static void copy_props(int boff, int ooff)
 			struct refcheck rc = { NULL };
 
 			if (for_each_ref(boff, name, v, len, ref_missing, &rc)) {
-				fprintf(stderr, "graft: dropped: %s %s: refers to %s, not grafted\n",
+				/* A device without its clock inputs cannot probe. */
+				disable |= !strcmp(name, "clocks");
+				fprintf(stderr, "graft: %s: %s %s: refers to %s, not grafted\n",
+					strcmp(name, "clocks") ? "dropped" : "disabled",
 					path_of(board, boff), name, rc.missing);
 				free(nv);
 				continue;
@@ -542,6 +552,8 @@ static void copy_props(int boff, int ooff)
 		check(fdt_setprop(out, ooff, name, nv, len), name);
 		free(nv);
 	}
+	if (disable)
+		check(fdt_setprop_string(out, ooff, "status", "disabled"), "status");
 }
 
 static char container[64];
@@ -681,6 +693,86 @@ static void graft(void)
 	}
 }
 
+struct use {
+	int target, cell;
+};
+
+static int find_use(int target, int cell, void *arg)
+{
+	struct use *u = arg;
+
+	if (target != u->target)
+		return 0;
+	u->cell = cell;
+	return 1;
+}
+
+/*
+ * A consumer for each grafted clock provider: a fixed-factor clock (its
+ * driver is in every kernel) of the first of its clocks that another node
+ * of the board uses (else of clock 1), so that each provider is looked up
+ * through a phandle and its rate read, whenever its driver comes.
+ */
+static void add_consumers(void)
+{
+	char name[300];
+	fdt32_t spec[8];
+
+	for (int i = 0; i < nnodes; i++) {
+		int ctl = nodes[i].off, cells = cells_of(ctl, "#clock-cells", 0), off, len, c, o;
+		uint32_t ph;
+		struct use u = { ctl, -1 };
+		const fdt32_t *v = NULL;
+		const char *base = strrchr(path_of(board, ctl), '/') + 1;
+
+		if (nodes[i].why || !placed(ctl) || !fdt_getprop(board, ctl, "#clock-cells", NULL) ||
+		    cells > 7)
+			continue;
+		for (off = fdt_next_node(board, -1, NULL); off >= 0 && u.cell < 0;
+		     off = fdt_next_node(board, off, NULL)) {
+			v = off == ctl ? NULL : fdt_getprop(board, off, "clocks", &len);
+			if (v && !for_each_ref(off, "clocks", v, len, find_use, &u))
+				u.cell = -1;
+			if (u.cell >= 0)
+				break;
+		}
+		if (u.cell >= 0) {
+			for (c = 1; c <= cells; c++)
+				spec[c] = v[u.cell + c];
+		} else if (cells == 1) {
+			/* Unused by the board: Samsung's clock IDs start at 1. */
+			spec[1] = cpu_to_fdt32(1);
+		} else {
+			fprintf(stderr, "graft: no consumer: %s: no node of the board uses its clocks\n",
+				path_of(board, ctl));
+			continue;
+		}
+		/* A provider nothing referred to has no phandle yet. */
+		check(out_path(ctl, name, sizeof(name)), "path");
+		o = fdt_path_offset(out, name);
+		check(o, name);
+		ph = fdt_get_phandle(out, o);
+		if (!ph) {
+			check(fdt_generate_phandle(out, &ph), "phandle");
+			check(fdt_setprop_u32(out, o, "phandle", ph), "phandle");
+		}
+		spec[0] = cpu_to_fdt32(ph);
+		snprintf(name, sizeof(name), "consumer-%s", base);
+		c = fdt_add_subnode(out, 0, name);
+		check(c, name);
+		check(fdt_setprop_string(out, c, "compatible", "fixed-factor-clock"), name);
+		check(fdt_setprop_u32(out, c, "#clock-cells", 0), name);
+		check(fdt_setprop_u32(out, c, "clock-div", 1), name);
+		check(fdt_setprop_u32(out, c, "clock-mult", 1), name);
+		check(fdt_setprop(out, c, "clocks", spec, 4 * (cells + 1)), name);
+		check(fdt_setprop_string(out, c, "clock-output-names", name), name);
+		fprintf(stderr, "graft: consumer: %s takes clock %u of %s, %s%s\n", name,
+			cells ? fdt32_to_cpu(spec[1]) : 0, path_of(board, ctl),
+			u.cell >= 0 ? "as does " : "the first ID: no node of the board uses it",
+			u.cell >= 0 ? path_of(board, off) : "");
+	}
+}
+
 static void usage(void)
 {
 	fputs("usage: graft [-w BASE:SIZE] [-s SPI-RANGES] QEMU.dtb BOARD.dtb COMPAT-LIST OUT.dtb\n",
@@ -729,6 +821,7 @@ int main(int argc, char **argv)
 	out = malloc(size);
 	check(fdt_open_into(qemu, out, size), argv[i]);
 	graft();
+	add_consumers();
 	check(fdt_pack(out), "pack");
 
 	f = fopen(argv[i + 3], "wb");

@@ -29,7 +29,7 @@ check "the modules name their compatibles" eval 'grep -qx "samsung,exynos850-cmu
 for b in exynos/exynos5433-tm2 exynos/exynos850-e850-96 exynos/exynos7-espresso \
 	exynos/exynos7885-jackpotlte exynos/exynosautov9-sadk tesla/fsd-evb; do
 	n=${b#*/}
-	run_tool sh -c '"$1" "$2" "$3" "$4" "$5" >"$6"' - "$G/graft" "$G/virt.dtb" "$D/$b.dtb" "$G/compat" "$G/$n.dtb" "$G/$n.tab"
+	run_tool sh -c '"$1" "$2" "$3" "$4" "$5" >"$6" 2>"$7"' - "$G/graft" "$G/virt.dtb" "$D/$b.dtb" "$G/compat" "$G/$n.dtb" "$G/$n.tab" "$G/$n.log"
 	dtc -I dtb -O dts -o "$G/$n.dts" "$G/$n.dtb" 2>"$G/$n.dtc"
 	check "$n: grafted, every clock controller moved into the window, no dangling phandle" eval \
 		'passed && ! grep -q "^graft: not grafted" <<<"$out" &&
@@ -37,6 +37,15 @@ for b in exynos/exynos5433-tm2 exynos/exynos850-e850-96 exynos/exynos7-espresso 
 		! grep -qE "phandle_references|clocks_property" "$G/$n.dtc" &&
 		grep -qE "^/soc@?[0-9]*/(clock-controller|pinctrl)@1[0-9a-f]+ +0x01[0-9a-f]{7} 0x5[0-9a-f]{7}$" "$G/$n.tab"'
 done
+check "a device whose clock comes from outside the graft (a PMIC on I2C) is disabled, saying why" eval \
+	'grep -q "^graft: disabled: /soc@0/rtc@10590000 clocks: refers to /soc@0/i2c@13660000/pmic@66/clocks" "$G/exynos7-espresso.log" &&
+	awk "/rtc@590000 \\{/ { on = 1 } on && /status = \"disabled\"/ { ok = 1 } on && /\\};/ { on = 0 } END { exit !ok }" "$G/exynos7-espresso.dts" &&
+	! grep -q "s2mps13-clk" "$G/exynos7-espresso.dts"'
+check "every grafted clock controller gets a consumer clock, taking a clock the board uses or clock 1" eval \
+	'[ "$(grep -c "^graft: consumer: consumer-clock-controller@" "$G/fsd-evb.log")" = "$(grep -c "clock-controller@" "$G/fsd-evb.tab")" ] &&
+	grep -q "consumer-clock-controller@14010000 takes clock 5 of /soc@0/clock-controller@14010000, as does /soc@0/dma-controller@14280000" "$G/fsd-evb.log" &&
+	grep -q "consumer-clock-controller@16810000 takes clock 1 .*no node of the board uses it" "$G/fsd-evb.log" &&
+	grep -A6 "consumer-clock-controller@14010000 {" "$G/fsd-evb.dts" | grep -q "fixed-factor-clock"'
 check "the pinctrl aliases point at the grafted nodes" eval \
 	'grep -qE "pinctrl0 = \"/soc@50000000/pinctrl@1850000\"" "$G/exynos850-e850-96.dts"'
 # spis DTS: the SPI numbers of the interrupts in the grafted container.
