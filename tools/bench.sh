@@ -74,7 +74,15 @@ if [ "${BENCH_EQUIV:-0}" = 1 ]; then
 	# Its own per-boot times, from the last run (which starts with the
 	# first SoC's device tree step): every SoC's, not only the last one's.
 	tac "$WORK/bench.log" | sed '/^==> equiv exynos5433: device tree/q' | tac |
-		grep -E '^equiv: .* [0-9.]+s' | sed 's/^/    /'
+		grep -E '^equiv: .* [0-9.]+s' >"$scratch/boots"
+	sed 's/^/    /' "$scratch/boots"
+	# The budgets of the equivalence suite: the warm suite within 3 min,
+	# one QEMU boot (an order's: QEMU alone, no build step) within 1 s.
+	boot=$(sed -n 's/^equiv: .* order [0-9]* [a-zA-Z]* \([0-9.]*\)s .*/\1/p' "$scratch/boots" | median)
+	within() { awk -v v="$1" -v b="$2" 'BEGIN { print (v <= b) ? "within" : "OVER" }'; }
+	printf 'equiv budget: suite median %ss, %s 180 s; QEMU boot median %ss, %s 1 s\n' \
+		"$(tr ' ' '\n' <<<"$eq" | median)" "$(within "$(tr ' ' '\n' <<<"$eq" | median)" 180)" \
+		"$boot" "$(within "$boot" 1)"
 fi
 
 if [ "${BENCH_COLD:-0}" = 1 ]; then

@@ -9,7 +9,8 @@
 # built: devices bound, clock names/parents/rates, pins, groups and
 # functions, SoC id, RTC time, a GPIO line, the kernel's error messages. A
 # modular second kernel is booted again with the top-level Samsung modules
-# loaded in EQ_ORDERS seeded orders; every order must give the same state
+# loaded in EQ_ORDERS orders (the second: clock modules last, after all
+# their consumers; the rest seeded); every order must give the same state
 # (but for kernel errors, compared between the kernels only). Differences listed
 # in boot/equiv/expected-differences pass; any other fails, and the diff
 # is printed and kept in $WORK/logs.
@@ -139,19 +140,20 @@ eq_state() {
 }
 
 # eq_boot NAME REV CONFIG SOC DIR SIDE [APPEND]: boot REV CONFIG on the
-# SoC of DIR/SIDE (eq_dtb); the first boot of a kernel goes through boot.sh
-# (build, initramfs), later ones rerun QEMU on the same initramfs. Leaves
-# DIR/NAME.log and DIR/NAME.state.
+# SoC of DIR/SIDE (eq_dtb); the first boot of a kernel in this run goes
+# through boot.sh (build, initramfs), later ones, on any SoC, rerun QEMU on
+# the same initramfs. Leaves DIR/NAME.log and DIR/NAME.state.
+declare -A booted=()
 eq_boot() {
 	local name=$1 rev=$2 cfg=$3 soc=$4 d=$5 hw=$5/$6 app=${7:-} o rc=0 start verdict qx
 	o=$(kb_outdir "$rev" "$cfg")
 	qx="-dtb $hw/soc.dtb $(tr '\n' ' ' <"$hw/loader.args")"
 	start=$EPOCHREALTIME
-	if [ ! -f "$d/.booted-$(kb_name "$rev")-$cfg" ]; then
+	if [ -z "${booted["$rev $cfg"]:-}" ]; then
 		QEMU_EXTRA=$qx BOOT_APPEND="$(eq_append "$soc") $app" BOOT_TIMEOUT=$timeout_s \
 			"$TOP/tools/boot.sh" "$rev" "$cfg" >"$d/$name.boot" 2>&1 || rc=$?
 		cp "$LOGDIR/boot-$(kb_name "$rev")-$cfg.log" "$d/$name.log"
-		[ $rc = 0 ] && touch "$d/.booted-$(kb_name "$rev")-$cfg"
+		[ $rc != 0 ] || booted["$rev $cfg"]=1
 		verdict=$(grep -E '^boot: ' "$d/$name.boot" | tail -n1)
 		[ -n "$verdict" ] || verdict="boot: FAIL $(tail -n3 "$d/$name.boot" | tr '\n' ' ')"
 	else
@@ -243,6 +245,17 @@ eq_shuffle() {
 	(IFS=,; echo "${a[*]}")
 }
 
+# eq_hostile ITEM...: the clock modules last, in reverse order (the SoC's
+# CMUs and the PMU's clkout, whose clocks other devices and CMUs take,
+# after all of their consumers), comma-separated.
+eq_hostile() {
+	local m first=() last=()
+	for m in "$@"; do
+		if [[ $m == clk-* ]]; then last=("$m" "${last[@]}"); else first+=("$m"); fi
+	done
+	(IFS=,; echo "${first[*]},${last[*]}")
+}
+
 fail=0
 table=()
 json=()
@@ -283,9 +296,9 @@ for soc in "${socs[@]}"; do
 	tried=1
 	mapfile -t mods < <(eq_modules "$rev_b" "$cfg_b")
 	if [ "$cfg_b" = modular ] && [ ${#mods[@]} -gt 1 ] && [ "$orders" -gt 1 ]; then
-		step "equiv $soc: $orders module orders of ${#mods[@]} modules, seed $seed (replay: EQ_SEED=$seed)"
+		step "equiv $soc: $orders module orders of ${#mods[@]} modules: modules.dep, clock modules last, seed $seed (replay: EQ_SEED=$seed)"
 		for i in $(seq 2 "$orders"); do
-			order=$(eq_shuffle "$seed$i" "${mods[@]}")
+			if [ "$i" = 2 ]; then order=$(eq_hostile "${mods[@]}"); else order=$(eq_shuffle "$seed$i" "${mods[@]}"); fi
 			if eq_boot "order$i" "$rev_b" "$cfg_b" "$soc" "$d" B "eq_order=$order${perm:+ eq_permanent=$perm}"; then :; else
 				soc_fail=1 && eq_failed "order$i" "$d"
 			fi
