@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The equivalence check (tools/equiv.sh): the base tree built in and
 # integration as modules, booted on the synthetic Exynos5433 and Exynos850
-# and on the TM2 and E850-96 boards' own DTs, give the same state, in 12
-# module orders. Faults seeded into what the
-# series' kernel sees (registers, DT, and the clk topic's own code) make it
-# fail with a diff naming the clock, pin or device. A CMU whose assigned
-# clock comes from a module loaded later defers and binds once. Uses the WORK of
-# tests/70-boot.t (tree and build directories), so only the base is built
-# once more.
+# and on the own DTs of six boards (TM2, E850-96, Espresso, jackpotlte,
+# SADK, FSD-EVB), give the same state, in 12 module orders. Faults seeded
+# into what the series' kernel sees (registers, DT, and the clk topic's own
+# code, on four SoCs) make it fail with a diff naming the clock, pin or
+# device. A CMU whose assigned clock comes from a module loaded later
+# defers and binds once. Uses the WORK of tests/70-boot.t (tree and build
+# directories), so only the base is built once more.
 . "$(dirname "$0")/lib.sh"
 scratch_checkout
 use_boot_work
@@ -19,20 +19,27 @@ run_tool "$T/equiv.sh"
 echo "$out" | grep -E '^(equiv|exynos)' | diag
 # SoC bound clocks pins deferrals orders expected/unexpected result
 row() { grep -qE "^$1 +([0-9]+)/\\1 +[1-9][0-9]+ +[1-9][0-9]+ +[0-9,]+ +12 +[0-9]+/0 +PASS" <<<"$out"; }
-check "base built in and integration modular give the same state on both SoCs, in 12 orders" eval \
+check "base built in and integration modular give the same state on both synthetic SoCs, in 12 orders" eval \
 	'passed && has "equiv: PASS exynos5433 exynos850" && row exynos5433 && row exynos850 &&
 	grep -q "\"orders\":12" "$WORK/equiv.json"'
-check "on the grafted TM2 and E850-96 board DTs too, in 12 orders, no unexpected difference" eval \
-	'row tm2 && grep -qE "^e850-96 +[0-9]+/[0-9]+ +[1-9][0-9]+ +[1-9][0-9]+ +[0-9,]+ +12 +[0-9]+/0 +PASS" <<<"$out" &&
-	grep -q "\"soc\":\"tm2\"" "$WORK/equiv.json" && grep -q "\"soc\":\"e850-96\"" "$WORK/equiv.json"'
+# brow BOARD: as row, but some of the board's devices may be disabled.
+brow() { grep -qE "^$1 +[0-9]+/[0-9]+ +[1-9][0-9]+ +[1-9][0-9]+ +[0-9,]+ +12 +[0-9]+/0 +PASS" <<<"$out" &&
+	grep -q "\"soc\":\"$1\"" "$WORK/equiv.json"; }
+check "on the six boards' own DTs too (all six arm64 clock drivers), in 12 orders, no unexpected difference" eval \
+	'row tm2 && brow e850-96 && brow espresso && row jackpotlte && row fsd-evb && brow sadk &&
+	grep -qE "^espresso +20/21 " <<<"$out"'
 check "the clock modules refuse removal in the guest" eval \
 	'! grep -q "refuse removal # " "$WORK"/equiv/*/b.log && grep -q "delete_module clk_exynos5433: Device or resource busy, as designed" "$WORK/equiv/exynos5433/b.log"'
 
 # One modular boot per run from here on.
 export EQ_ORDERS=1
 S=$SCRATCH/boot/soc
-# in_diff ERE: the kept diff of the last run has a line matching ERE.
-in_diff() { grep -qE -- "$1" "$WORK/logs/equiv-exynos5433.diff" || { echo "# no line matching $1 in the diff"; return 1; }; }
+# in_diff ERE [SOC]: the kept diff of the last run on SOC (exynos5433) has
+# a line matching ERE.
+in_diff() {
+	grep -qE -- "$1" "$WORK/logs/equiv-${2:-exynos5433}.diff" ||
+		{ echo "# no line matching $1 in the ${2:-exynos5433} diff"; return 1; }
+}
 # seed_regs/seed_dtsi SED: a copy of the Exynos5433 description edited by SED.
 seed_regs() { sed "$1" "$S/exynos5433.regs" >"$TEST_ROOT/fault.regs"; }
 seed_dtsi() { sed "$1" "$S/exynos5433.dtsi" >"$TEST_ROOT/fault.dtsi"; }
@@ -57,13 +64,28 @@ seed_commit clk zz-eq-pll.patch "clk: samsung: exynos5433: read ISP_PLL from the
 	"sed -i 's/ISP_PLL_LOCK, ISP_PLL_CON0,/ISP_PLL_LOCK, AUD_PLL_CON0,/' drivers/clk/samsung/clk-exynos5433.c"
 seed_commit pinctrl zz-eq-bank.patch "pinctrl: samsung: exynos5433: forget the gpz1 bank" \
 	"sed -i '/EXYNOS5433_PIN_BANK_EINTG(4, 0x020, \"gpz1\", 0x04),/d' drivers/pinctrl/samsung/pinctrl-exynos-arm64.c"
+seed_commit clk zz-eq-exynos7.patch "clk: samsung: exynos7: read BUS0_PLL from the CC_PLL register" \
+	"sed -i '/\"fout_bus0_pll\", \"fin_pll\", BUS0_PLL_LOCK,/{n;s/BUS0_PLL_CON0/CC_PLL_CON0/}' drivers/clk/samsung/clk-exynos7.c"
+seed_commit clk zz-eq-autov9.patch "clk: samsung: exynosautov9: read SHARED1_PLL from the SHARED2 register" \
+	"sed -i 's/PLL_LOCKTIME_PLL_SHARED1, PLL_CON3_PLL_SHARED1,/PLL_LOCKTIME_PLL_SHARED1, PLL_CON3_PLL_SHARED2,/' drivers/clk/samsung/clk-exynosautov9.c"
+seed_commit clk zz-eq-fsd.patch "clk: samsung: fsd: take the SHARED0 PLL mux from the wrong bit" \
+	"sed -i 's/mout_cmu_shared0_pll_p, PLL_CON0_PLL_SHARED0, 4, 1)/mout_cmu_shared0_pll_p, PLL_CON0_PLL_SHARED0, 5, 1)/' drivers/clk/samsung/clk-fsd.c"
 rebuild_integration
-run_tool "$T/equiv.sh" exynos5433
+run_tool "$T/equiv.sh" exynos5433 espresso sadk fsd-evb
 check "a CMU missing from the module's match table fails, naming the device and its clocks" eval \
 	'failed && has "+ dev clock-controller@c80000 unbound" && in_diff "^- clk [a-z_0-9]+ parent=aclk_peric_66"'
 check "a PLL read from the wrong register fails, naming the PLL and both rates" eval \
 	'in_diff "^- clk fout_isp_pll parent=oscclk rate=552000000" && in_diff "^\+ clk fout_isp_pll parent=oscclk rate=196000000"'
 check "a pin bank missing from the driver's data fails, naming its pins" in_diff "^- pinctrl .*gpz1"
+check "a CMU table of Exynos7 reading a PLL from the wrong register fails on the Espresso board, naming the PLL" eval \
+	'grep -qE "^equiv: espresso: [0-9]+ unexpected differences" <<<"$out" && in_diff "^- clk fout_bus0_pll parent=fin_pll rate=1600000000" espresso'
+check "a CMU table of ExynosAutoV9 reading a PLL from the wrong register fails on the SADK board, naming the PLL" eval \
+	'grep -qE "^equiv: sadk: [0-9]+ unexpected differences" <<<"$out" && in_diff "^\+ clk fout_shared1_pll parent=oscclk rate=1995500000" sadk'
+check "a CMU table of FSD with a wrong mux bit fails on the FSD board, naming the mux" eval \
+	'grep -qE "^equiv: fsd-evb: [0-9]+ unexpected differences" <<<"$out" && in_diff "^\+ clk mout_cmu_pll_shared0 parent=fin_pll" fsd-evb'
+unseed clk zz-eq-exynos7.patch
+unseed clk zz-eq-autov9.patch
+unseed clk zz-eq-fsd.patch
 unseed clk zz-eq-match.patch
 unseed clk zz-eq-pll.patch
 unseed pinctrl zz-eq-bank.patch

@@ -3,9 +3,10 @@
 # tools/equiv.sh [SOC...]: boot two kernels on the same Exynos SoC and
 # compare what they built. A SoC is boot/soc/<soc>.conf: a synthetic one
 # (exynos5433, exynos850: boot/soc/<soc>.dtsi merged into the DT QEMU
-# dumps) or a real board (tm2, e850-96: "board =" names a DTB of the tree
-# whose SoC nodes boot/graft.c grafts into QEMU's DT); registers seeded
-# from boot/soc/<soc>.regs. Default: all four. Compared is what the drivers
+# dumps) or a real board (tm2, e850-96, espresso, jackpotlte, sadk,
+# fsd-evb: "board =" names a DTB of the tree whose SoC nodes boot/graft.c
+# grafts into QEMU's DT); registers seeded from boot/soc/<soc>.regs.
+# Default: all eight. Compared is what the drivers
 # built: devices bound, clock names/parents/rates, pins, groups and
 # functions, SoC id, RTC time, a GPIO line, the kernel's error messages. A
 # modular second kernel is booted again with the top-level Samsung modules
@@ -33,7 +34,7 @@
 need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler cpp cpp gcc gcc \
 	timeout coreutils
 socs=("$@")
-[ ${#socs[@]} -gt 0 ] || socs=(exynos5433 exynos850 tm2 e850-96)
+[ ${#socs[@]} -gt 0 ] || socs=(exynos5433 exynos850 tm2 e850-96 espresso jackpotlte sadk fsd-evb)
 read -r rev_a cfg_a <<<"${EQ_A:-$(base_tag) builtin}"
 read -r rev_b cfg_b <<<"${EQ_B:-integration modular}"
 orders=${EQ_ORDERS:-12}
