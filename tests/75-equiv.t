@@ -72,6 +72,8 @@ seed_commit clk zz-eq-fsd.patch "clk: samsung: fsd: take the SHARED0 PLL mux fro
 	"sed -i 's/mout_cmu_shared0_pll_p, PLL_CON0_PLL_SHARED0, 4, 1)/mout_cmu_shared0_pll_p, PLL_CON0_PLL_SHARED0, 5, 1)/' drivers/clk/samsung/clk-fsd.c"
 rebuild_integration
 run_tool "$T/equiv.sh" exynos5433 espresso sadk fsd-evb
+check "boards whose inputs did not change are not grafted again: their DT and images come from the cache" eval \
+	'for b in espresso sadk fsd-evb; do grep -q "^equiv: $b A: device tree and register images unchanged" <<<"$out" || exit 1; done'
 check "a CMU missing from the module's match table fails, naming the device and its clocks" eval \
 	'failed && has "+ dev clock-controller@c80000 unbound" && in_diff "^- clk [a-z_0-9]+ parent=aclk_peric_66"'
 check "a PLL read from the wrong register fails, naming the PLL and both rates" eval \

@@ -31,7 +31,7 @@
 # shellcheck source=tools/kbuild.sh
 . "$TOP/tools/kbuild.sh"
 
-need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler cpp cpp gcc gcc \
+need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler fdtput device-tree-compiler cpp cpp gcc gcc \
 	timeout coreutils
 socs=("$@")
 [ ${#socs[@]} -gt 0 ] || socs=(exynos5433 exynos850 tm2 e850-96 espresso jackpotlte sadk fsd-evb)
@@ -50,6 +50,12 @@ mkdir -p "$out"
 # Host tool: the register image generator.
 gcc -O2 -Wall -Wextra -Werror -o "$out/regimg" "$TOP/boot/regimg.c" ||
 	die "boot/regimg.c does not compile (above)"
+# QEMU's own DT, which every SoC's DT starts from; without the random
+# seeds QEMU puts in /chosen, and rewritten by dtc (fdtput leaves stray
+# bytes), so that it is the same every run.
+kb_dump_dtb "$out/virt.raw.dtb" || die "qemu could not dump its device tree"
+fdtput -d "$out/virt.raw.dtb" /chosen rng-seed kaslr-seed &&
+	dtc -q -I dtb -O dtb -o "$out/virt.dtb" "$out/virt.raw.dtb" || die "cannot rewrite $out/virt.raw.dtb (above)"
 
 # eq_board_inputs: for the SoCs given as a real board (board = in their
 # .conf): the graft tool, the compatibles the series' modules bind (their
@@ -78,29 +84,40 @@ eq_board_inputs() {
 # eq_dtb SOC SIDE DIR: DIR/soc.dtb = QEMU's own DT + the SoC fragment, or
 # the SoC nodes of the board DTB grafted into it, and DIR/loader.args =
 # the loader options seeding the registers. SIDE is A (baseline) or B
-# (series), for the overrides above.
+# (series), for the overrides above. DIR is a link into $out/cache, keyed
+# by every input: with nothing changed, no dtc, graft or regimg runs.
 eq_dtb() {
-	local soc=$1 side=$2 d=$3 dtsi regs board v w n=${1//-/_}
+	local soc=$1 side=$2 d=$3 dtsi regs board v w n=${1//-/_} key c
 	v=EQ_DTSI_$n w=EQ_DTSI_${side}_$n dtsi=${!w:-${!v:-$TOP/boot/soc/$soc.dtsi}}
 	v=EQ_REGS_$n w=EQ_REGS_${side}_$n regs=${!w:-${!v:-$TOP/boot/soc/$soc.regs}}
 	board=$(conf_get "$TOP/boot/soc/$soc.conf" board "")
-	mkdir -p "$d/img"
-	kb_dump_dtb "$d/virt.dtb" || die "qemu could not dump its device tree"
 	if [ -n "$board" ]; then
 		eq_board_inputs
 		kb_make "$WORK/build/dtbs" -s "$board.dtb" || die "$board.dtb does not build (above)"
-		"$out/graft" "$d/virt.dtb" "$WORK/build/dtbs/arch/arm64/boot/dts/$board.dtb" \
-			"$out/compat" "$d/soc.dtb" >"$d/graft.tab" 2>"$d/graft.log" ||
-			die "$board.dtb does not graft: $(cat "$d/graft.log")"
-		"$out/regimg" "$regs" "$d/img" >"$d/loader.args" || die "$regs: bad register description (above)"
-		return 0
+		board=$WORK/build/dtbs/arch/arm64/boot/dts/$board.dtb
+		key=$(cat "$out/virt.dtb" "$board" "$out/compat" "$out/graft" "$regs" "$out/regimg" | sha256sum)
+	else
+		cpp -nostdinc -undef -P -x assembler-with-cpp -I "$KSRC/include" "$dtsi" >"$out/soc.dtsi" ||
+			die "$dtsi does not preprocess (above)"
+		key=$(cat "$out/virt.dtb" "$out/soc.dtsi" "$regs" "$out/regimg" | sha256sum)
 	fi
-	dtc -q -I dtb -O dts -o "$d/virt.dts" "$d/virt.dtb"
-	cpp -nostdinc -undef -P -x assembler-with-cpp -I "$KSRC/include" "$dtsi" >"$d/soc.dtsi" ||
-		die "$dtsi does not preprocess (above)"
-	cat "$d/virt.dts" "$d/soc.dtsi" >"$d/soc.dts"
-	dtc -q -I dts -O dtb -o "$d/soc.dtb" "$d/soc.dts" || die "$dtsi does not merge into QEMU's DT (above)"
-	"$out/regimg" "$regs" "$d/img" >"$d/loader.args" || die "$regs: bad register description (above)"
+	c=$out/cache/${key:0:16}
+	if [ -f "$c/done" ]; then
+		echo "equiv: $soc $side: device tree and register images unchanged, from $c"
+	else
+		rm -rf "$c" && mkdir -p "$c/img"
+		if [ -n "$board" ]; then
+			"$out/graft" "$out/virt.dtb" "$board" "$out/compat" "$c/soc.dtb" >"$c/graft.tab" 2>"$c/graft.log" ||
+				die "$board does not graft: $(cat "$c/graft.log")"
+		else
+			dtc -q -I dtb -O dts -o "$c/virt.dts" "$out/virt.dtb"
+			cat "$c/virt.dts" "$out/soc.dtsi" >"$c/soc.dts"
+			dtc -q -I dts -O dtb -o "$c/soc.dtb" "$c/soc.dts" || die "$dtsi does not merge into QEMU's DT (above)"
+		fi
+		"$out/regimg" "$regs" "$c/img" >"$c/loader.args" || die "$regs: bad register description (above)"
+		touch "$c/done"
+	fi
+	ln -sfn "$c" "$d"
 }
 
 # eq_append SOC: the eq_* kernel parameters of boot/soc/SOC.conf.
