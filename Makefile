@@ -11,7 +11,7 @@ export WORK
 T := tools
 
 .PHONY: all deps tree topics integration build boot export request-pull \
-	resolve check test bench equiv fresh-check
+	resolve check test bench bloat equiv fresh-check
 
 all: deps
 	@$(T)/pipeline.sh
@@ -66,3 +66,7 @@ test: deps
 
 bench: deps
 	@$(T)/bench.sh
+
+# What the series costs a kernel with the drivers built in.
+bloat: integration
+	@$(T)/bloat.sh $(BRANCH)
