@@ -21,9 +21,9 @@ make -s -C "$KSRC" O="$D" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- defconfig 
 check "the board DTBs build" test -f "$D/arch/arm64/boot/dts/tesla/fsd-evb.dtb"
 D=$D/arch/arm64/boot/dts
 qemu-system-aarch64 -M virt,dumpdtb="$G/virt.dtb" -cpu cortex-a57 -m 512 -nographic -no-reboot -nic none 2>/dev/null
-# The compatibles of the series' modules, as equiv.sh will take them.
-find "$WORK/build/integration-modular" \( -path '*samsung*' -o -name rtc-s3c.ko \) -name '*.ko' \
-	-exec /sbin/modinfo -F alias {} + | sed -n 's/^of:N\*T\*C\(.*\)C\*$/\1/p' | sort -u >"$G/compat"
+# The compatibles of the series' modules, as equiv.sh takes them.
+bash -c '. "$1/tools/lib.sh" && . "$1/tools/kbuild.sh" && kb_samsung_compatibles "$WORK/build/integration-modular" "$(base_tag)"' \
+	sh "$SCRATCH" >"$G/compat"
 check "the modules name their compatibles" eval 'grep -qx "samsung,exynos850-cmu-top" "$G/compat" && grep -qx "tesla,fsd-pinctrl" "$G/compat"'
 
 for b in exynos/exynos5433-tm2 exynos/exynos850-e850-96 exynos/exynos7-espresso \

@@ -75,12 +75,14 @@ seed_commit clk zz-eq-autov9.patch "clk: samsung: exynosautov9: read SHARED1_PLL
 seed_commit clk zz-eq-fsd.patch "clk: samsung: fsd: take the SHARED0 PLL mux from the wrong bit" \
 	"sed -i 's/mout_cmu_shared0_pll_p, PLL_CON0_PLL_SHARED0, 4, 1)/mout_cmu_shared0_pll_p, PLL_CON0_PLL_SHARED0, 5, 1)/' drivers/clk/samsung/clk-fsd.c"
 rebuild_integration
-run_tool "$T/equiv.sh" exynos5433 espresso sadk fsd-evb
+run_tool "$T/equiv.sh" exynos5433 tm2 espresso sadk fsd-evb
 check "a CMU missing from the module's match table fails, naming the device and its clocks" eval \
 	'failed && has "+ dev clock-controller@c80000 unbound" && in_diff "^- clk [a-z_0-9]+ parent=aclk_peric_66"'
 check "a PLL read from the wrong register fails, naming the PLL and both rates" eval \
 	'in_diff "^- clk fout_isp_pll parent=oscclk rate=552000000" && in_diff "^\+ clk fout_isp_pll parent=oscclk rate=196000000"'
 check "a pin bank missing from the driver's data fails, naming its pins" in_diff "^- pinctrl .*gpz1"
+check "on the TM2 board too: the CMU the series no longer matches is grafted (the base's sources name it) and found unbound" eval \
+	'grep -qE "^equiv: tm2: [0-9]+ unexpected differences" <<<"$out" && in_diff "^\+ dev clock-controller@4c80000 unbound" tm2'
 check "a CMU table of Exynos7 reading a PLL from the wrong register fails on the Espresso board, naming the PLL" eval \
 	'grep -qE "^equiv: espresso: [0-9]+ unexpected differences" <<<"$out" && in_diff "^- clk fout_bus0_pll parent=fin_pll rate=1600000000" espresso'
 check "a CMU table of ExynosAutoV9 reading a PLL from the wrong register fails on the SADK board, naming the PLL" eval \

@@ -58,23 +58,21 @@ fdtput -d "$out/virt.raw.dtb" /chosen rng-seed kaslr-seed &&
 	dtc -q -I dtb -O dtb -o "$out/virt.dtb" "$out/virt.raw.dtb" || die "cannot rewrite $out/virt.raw.dtb (above)"
 
 # eq_board_inputs: for the SoCs given as a real board (board = in their
-# .conf): the graft tool, the compatibles the series' modules bind (their
-# modinfo aliases, from its modular build) and the build directory of the
-# board DTBs. Once per run.
+# .conf): the graft tool, the compatibles the series' modules bind (from
+# its modular build; also those their sources bind in the baseline, so that
+# a node the series forgets is grafted and found unbound) and the build
+# directory of the board DTBs. Once per run.
 eq_board_inputs() {
-	local o rel
+	local o
 	[ -z "${board_inputs_done:-}" ] || return 0
 	gcc -O2 -Wall -Wextra -Werror -o "$out/graft" "$TOP/boot/graft.c" -lfdt ||
 		die "boot/graft.c does not compile (above; libfdt-dev comes with make deps)"
 	step "equiv: $rev_b modular, for the compatibles its modules bind"
 	"$TOP/tools/build.sh" "$rev_b" modular >"$LOGDIR/equiv-build-modular.log" 2>&1 ||
 		die "$rev_b modular does not build: $LOGDIR/equiv-build-modular.log"
-	o=$(kb_outdir "$rev_b" modular) rel=$(kb_release "$o")
-	find "$o/staging/lib/modules/$rel/kernel/drivers" -name '*.ko' |
-		grep -E '/drivers/(clk|pinctrl|soc|rtc)/(samsung/|rtc-s3c)' |
-		xargs -r env PATH="$PATH:/sbin:/usr/sbin" modinfo -F alias |
-		sed -n 's/^of:N\*T\*C\(.*\)C\*$/\1/p' | LC_ALL=C sort -u >"$out/compat.new"
-	[ -s "$out/compat.new" ] || die "no compatibles in the modules of $o"
+	o=$(kb_outdir "$rev_b" modular)
+	kb_samsung_compatibles "$o" "$rev_a" >"$out/compat.new" && [ -s "$out/compat.new" ] ||
+		die "no compatibles in the modules of $o"
 	mv "$out/compat.new" "$out/compat"
 	board_inputs_done=1
 	# The DTS files are the same on every revision of the series.

@@ -207,6 +207,27 @@ kb_cpio() {
 # kb_release O: the kernel release the build in O reports (uname -r).
 kb_release() { cat "$1/include/config/kernel.release"; }
 
+# kb_samsung_compatibles O BASE: the DT compatibles the Samsung clock,
+# pinctrl, SoC and RTC modules of build directory O bind, sorted: their
+# modinfo aliases, and the compatibles that the same source files (kbuild's
+# .mod lists) match at BASE, so that one the series drops is still known.
+kb_samsung_compatibles() {
+	local o=$1 base=$2 rel srcs
+	rel=$(kb_release "$o") || return
+	srcs=$(cat "$o"/drivers/{clk,pinctrl,soc}/samsung/*.mod "$o"/drivers/rtc/rtc-s3c.mod 2>/dev/null |
+		tr ' ' '\n' | sed -n 's/\.o$/.c/p' | sort -u)
+	[ -n "$srcs" ] || { echo "no Samsung modules in $o" >&2; return 1; }
+	{
+		find "$o/staging/lib/modules/$rel/kernel/drivers" -name '*.ko' |
+			grep -E '/drivers/(clk|pinctrl|soc)/samsung/|/drivers/rtc/rtc-s3c\.ko' |
+			xargs -r env PATH="$PATH:/sbin:/usr/sbin" modinfo -F alias |
+			sed -n 's/^of:N\*T\*C\(.*\)C\*$/\1/p'
+		# shellcheck disable=SC2086 # one pathspec per source
+		kgit grep -h -o -E '(\.compatible[[:space:]]*=|CLK_OF_DECLARE(_DRIVER)?\([^,]+,)[[:space:]]*"[^"]+"' \
+			"$base" -- $srcs | sed 's/.*"\(.*\)"$/\1/'
+	} | LC_ALL=C sort -u
+}
+
 # The QEMU machine, in one place: a DTB dumped with -M virt,dumpdtb= only
 # describes a boot with the very same options. -nic none: virt otherwise
 # adds a virtio-net PCI NIC whose option ROM (efi-virtio.rom) comes from
