@@ -454,6 +454,19 @@ static int is_syscon(const char *path)
 }
 
 /*
+ * A platform device's driver_override is read under the device lock, which
+ * the driver core holds across a probe: reading it waits for a probe that
+ * is running, e.g. a deferred one, from the workqueue, to end.
+ */
+static void wait_probe(const char *dev)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver_override", dev);
+	free(read_file(path));
+}
+
+/*
  * Each node under the SoC bus: its platform device's driver, if any.
  * Prints the "devices" section when print is set; returns the number of
  * devices without a driver (the first in why), or -1 without the bus.
@@ -493,6 +506,14 @@ static int scan_devices(const char *bus, int print, char *why, size_t size)
 				continue;
 			snprintf(link, sizeof(link), "/sys/bus/platform/devices/%s/driver", dev->d_name);
 			n = readlink(link, drvlink, sizeof(drvlink) - 1);
+			if (n >= 0) {
+				/*
+				 * The link is there while the probe runs, and
+				 * goes if it fails: ask again after the probe.
+				 */
+				wait_probe(dev->d_name);
+				n = readlink(link, drvlink, sizeof(drvlink) - 1);
+			}
 			drvlink[n < 0 ? 0 : n] = '\0';
 			drv = n < 0 ? "" : strrchr(drvlink, '/') + 1;
 			break;
@@ -530,9 +551,10 @@ static int scan_devices(const char *bus, int print, char *why, size_t size)
 
 /*
  * Deferred probes run from a workqueue after the module load that
- * triggered them has returned, and a device being reprobed is neither
- * bound nor in devices_deferred. Wait until every device is bound and none
- * waits, or for 3 s, before taking the state.
+ * triggered them has returned, and a device queued for a reprobe is
+ * neither bound nor in devices_deferred (scan_devices() waits for one
+ * being probed). Wait until every device is bound and none waits, or for
+ * 3 s, before taking the state.
  */
 static void settle(const char *bus)
 {

@@ -16,11 +16,20 @@ not_ok()  { _n=$((_n + 1)); _failed=$((_failed + 1)); echo "not ok $_n - $*"; }
 diag()    { sed 's/^/# /'; }
 done_testing() { echo "1..$_n"; [ "$_failed" = 0 ]; }
 
-# check DESCRIPTION COMMAND...: one TAP line from a command's status.
+# check DESCRIPTION COMMAND...: one TAP line from a command's status. A
+# failure's diagnostics also go to $TEST_ROOT/failures.log, which tests/run
+# prints after prove's summary (prove hides them unless verbose).
 check() {
-	local d=$1
+	local d=$1 log=$TEST_ROOT/check.out
 	shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
+	if "$@" >"$log"; then
+		cat "$log"
+		ok "$d"
+	else
+		cat "$log"
+		not_ok "$d"
+		{ echo "${0#"$REPO/"}: not ok $_n - $d"; head -n 60 "$log"; } >>"$TEST_ROOT/failures.log"
+	fi
 }
 
 # run_tool CMD...: run, keeping status in $rc and output in $out.
