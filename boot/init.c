@@ -386,6 +386,74 @@ static void modules_run(void)
 }
 
 /*
+ * --- suite: deferred probes retried after init ---
+ *
+ * Only with reprobe=1 on the kernel command line. A deferred probe can be
+ * retried at any time after boot: whenever any driver binds, e.g. on a
+ * module load. Retry each device still deferred once, through the bus's
+ * drivers_probe file: a probe that still lives in init memory, freed by
+ * now, oopses here, where the console shows it.
+ */
+static int reprobe_count(void)
+{
+	return getenv("reprobe") ? 1 : 0;
+}
+
+/*
+ * devices_deferred once it reads the same twice 100 ms apart (up to 2 s):
+ * the probes that the last module load set off run from a workqueue, and
+ * a device in one of them is not listed while it runs.
+ */
+static char *deferred_settled(void)
+{
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	char *now = read_file("/sys/kernel/debug/devices_deferred"), *then;
+	int i;
+
+	for (i = 0; now && i < 20; i++) {
+		nanosleep(&tick, NULL);
+		then = now;
+		now = read_file("/sys/kernel/debug/devices_deferred");
+		if (now && !strcmp(now, then)) {
+			free(then);
+			break;
+		}
+		free(then);
+	}
+	return now;
+}
+
+static void reprobe_run(void)
+{
+	char *text, *line, *save, *tab;
+	int fd, n = 0;
+
+	if (!reprobe_count())
+		return;
+	text = deferred_settled();
+	if (!text) {
+		ktap_result("reprobe deferred devices after init", "no devices_deferred in debugfs");
+		return;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		tab = strchr(line, '\t');
+		if (tab)
+			*tab = '\0';
+		fd = open("/sys/bus/platform/drivers_probe", O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			break;
+		say("# reprobe %s: %s", line, write(fd, line, strlen(line)) < 0 ? strerror(errno) : "done");
+		close(fd);
+		n++;
+	}
+	free(text);
+	if (!n)
+		ktap_skip("reprobe deferred devices after init", "no device deferred");
+	else
+		ktap_result("reprobe deferred devices after init", NULL);
+}
+
+/*
  * --- suite: equivalence state (tools/equiv.sh) ---
  *
  * Only when the kernel command line has eq_soc=NAME: the state the Samsung
@@ -983,6 +1051,7 @@ static const struct suite {
 } suites[] = {
 	{ mounts_count, mounts_run },
 	{ modules_count, modules_run },
+	{ reprobe_count, reprobe_run },
 	{ equiv_count, equiv_run },
 };
 #define N_SUITES (int)(sizeof(suites) / sizeof(suites[0]))

@@ -31,6 +31,17 @@ check "bisect: names the first commit that does not build" eval \
 	'failed && has "first failing commit: " && has "clk: samsung: break the build for a while (builtin"'
 unseed clk zz-fix.patch; unseed clk zz-break.patch
 
+# A bisect hazard: the commit that lets a CMU probe defer, moved before the
+# one that takes the probes out of init memory. Each commit builds, and
+# modpost is blind to it (__refdata); a probe retried after boot oopses.
+defer=clk-samsung-defer-a-CMU-probe-until-the-clocks-it-needs-are-there.patch
+sed -i -e "/^$defer\$/d" -e "/^clk-samsung-drop-the-init-annotations-/i $defer" "$SCRATCH/topics/clk/series"
+gate clk bisect
+check "bisect: a probe that can defer while still in init memory oopses when retried, naming the commit" eval \
+	'failed && has "defer a CMU probe until the clocks it needs are there (builtin) boots worse than its parent: " &&
+	grep -qE "boots worse than its parent: .*Oops.* pc : exynos5433_cmu_probe" <<<"$out"'
+git -C "$SCRATCH" checkout -q -- topics/clk/series
+
 # The Rockchip-revert class: probe of a module reads an __initconst table.
 seed_commit clk zz-init.patch "clk: samsung: read an init table from probe" \
 	"sed -i -e '/^static int exynos_clkout_probe(/,/^}/s/^{\$/{\\n\\tdev_info(\\&pdev->dev, \"%d\\\\n\", zz_rates[pdev->id \\& 1]);/' \

@@ -26,43 +26,26 @@ take_lock
 }
 
 o=$(kb_outdir "$rev" "$cfg")
-rel=$(kb_release "$o")
-q=$o/qemu
 log=$LOGDIR/boot-$(kb_name "$rev")-$cfg.log
-rm -rf "$q"
-mkdir -p "$q/root/lib/modules"
-
-step "initramfs: /init + $(find "$o/staging/lib/modules/$rel" -name '*.ko' | wc -l) modules for $rel"
-kb_build_init "$q/root/init" ||
-	die "boot/init.c does not compile (above)"
-cp -a "$o/staging/lib/modules/$rel" "$q/root/lib/modules/"
-# build and source point into this host's WORK: not for the guest.
-rm -f "$q/root/lib/modules/$rel/build" "$q/root/lib/modules/$rel/source"
-kb_cpio "$q/root" "$q/initramfs.cpio"
+step "initramfs: /init + $(find "$o/staging/lib/modules/$(kb_release "$o")" -name '*.ko' | wc -l) modules for $(kb_release "$o")"
+kb_initramfs "$o" || die "no initramfs for $o (above)"
 
 step "qemu: virt, cortex-a57, 512 MiB, timeout ${timeout_s}s (console: $log)"
-start=$EPOCHREALTIME
-rc=0
-kb_qemu_cmd "$KB_QEMU_MACHINE"
 # shellcheck disable=SC2086 # QEMU_EXTRA is a list of arguments
-timeout -k 5 "$timeout_s" "${KB_QEMU[@]}" -kernel "$o/arch/arm64/boot/Image" -initrd "$q/initramfs.cpio" \
-	-append "console=ttyAMA0 panic=-1${BOOT_APPEND:+ $BOOT_APPEND}" ${QEMU_EXTRA:-} \
-	</dev/null >"$log" 2>"$q/qemu.err" || rc=$?
-secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+kb_boot "$o" "$log" "$timeout_s" "${BOOT_APPEND:-}" ${QEMU_EXTRA:-}
 
 kb_ktap "$log"
-verdict=$(kb_verdict "$log" "$rc")
-case $verdict in
+case $KB_VERDICT in
 PASS\ *)
-	read -r _ passed total <<<"$verdict"
-	printf 'boot: PASS %s %s %d/%d %ss\n' "$rev" "$cfg" "$passed" "$total" "$secs"
+	read -r _ passed total <<<"$KB_VERDICT"
+	printf 'boot: PASS %s %s %d/%d %ss\n' "$rev" "$cfg" "$passed" "$total" "$KB_SECS"
 	;;
 *)
-	if [ -s "$q/qemu.err" ]; then
-		echo "--- qemu's own messages ($q/qemu.err):" >&2
-		cat "$q/qemu.err" >&2
+	if [ -s "$log.qemu" ]; then
+		echo "--- qemu's own messages ($log.qemu):" >&2
+		cat "$log.qemu" >&2
 	fi
-	printf 'boot: FAIL %s %s %ss: %s (console: %s)\n' "$rev" "$cfg" "$secs" "${verdict#FAIL }" "$log"
+	printf 'boot: FAIL %s %s %ss: %s (console: %s)\n' "$rev" "$cfg" "$KB_SECS" "${KB_VERDICT#FAIL }" "$log"
 	exit 1
 	;;
 esac

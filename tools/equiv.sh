@@ -48,14 +48,9 @@ take_lock
 mkdir -p "$out"
 
 # Host tool: the register image generator.
-gcc -O2 -Wall -Wextra -Werror -o "$out/regimg" "$TOP/boot/regimg.c" ||
-	die "boot/regimg.c does not compile (above)"
-# QEMU's own DT, which every SoC's DT starts from; without the random
-# seeds QEMU puts in /chosen, and rewritten by dtc (fdtput leaves stray
-# bytes), so that it is the same every run.
-kb_dump_dtb "$out/virt.raw.dtb" || die "qemu could not dump its device tree"
-fdtput -d "$out/virt.raw.dtb" /chosen rng-seed kaslr-seed &&
-	dtc -q -I dtb -O dtb -o "$out/virt.dtb" "$out/virt.raw.dtb" || die "cannot rewrite $out/virt.raw.dtb (above)"
+kb_regimg "$out/regimg" || die "boot/regimg.c does not compile (above)"
+# QEMU's own DT, which every SoC's DT starts from.
+kb_virt_dtb "$out/virt.dtb" || die "qemu could not dump its device tree (above)"
 
 # eq_board_inputs: for the SoCs given as a real board (board = in their
 # .conf): the graft tool, the compatibles the series' modules bind (from
@@ -95,8 +90,7 @@ eq_dtb() {
 		board=$WORK/build/dtbs/arch/arm64/boot/dts/$board.dtb
 		key=$(cat "$out/virt.dtb" "$board" "$out/compat" "$out/graft" "$regs" "$out/regimg" | sha256sum)
 	else
-		cpp -nostdinc -undef -P -x assembler-with-cpp -I "$KSRC/include" "$dtsi" >"$out/soc.dtsi" ||
-			die "$dtsi does not preprocess (above)"
+		kb_soc_dtsi "$dtsi" "$out/soc.dtsi" || die "$dtsi does not preprocess (above)"
 		key=$(cat "$out/virt.dtb" "$out/soc.dtsi" "$regs" "$out/regimg" | sha256sum)
 	fi
 	c=$out/cache/${key:0:16}
@@ -108,9 +102,7 @@ eq_dtb() {
 			"$out/graft" "$out/virt.dtb" "$board" "$out/compat" "$c/soc.dtb" >"$c/graft.tab" 2>"$c/graft.log" ||
 				die "$board does not graft: $(cat "$c/graft.log")"
 		else
-			dtc -q -I dtb -O dts -o "$c/virt.dts" "$out/virt.dtb"
-			cat "$c/virt.dts" "$out/soc.dtsi" >"$c/soc.dts"
-			dtc -q -I dts -O dtb -o "$c/soc.dtb" "$c/soc.dts" || die "$dtsi does not merge into QEMU's DT (above)"
+			kb_soc_dtb "$out/virt.dtb" "$out/soc.dtsi" "$c" || die "$dtsi does not merge into QEMU's DT (above)"
 		fi
 		"$out/regimg" "$regs" "$c/img" >"$c/loader.args" || die "$regs: bad register description (above)"
 		touch "$c/done"
@@ -173,13 +165,9 @@ eq_boot() {
 		verdict=$(grep -E '^boot: ' "$d/$name.boot" | tail -n1)
 		[ -n "$verdict" ] || verdict="boot: FAIL $(tail -n3 "$d/$name.boot" | tr '\n' ' ')"
 	else
-		kb_qemu_cmd "$KB_QEMU_MACHINE"
 		# shellcheck disable=SC2086 # qx is a list of arguments
-		timeout -k 5 "$timeout_s" "${KB_QEMU[@]}" -kernel "$o/arch/arm64/boot/Image" \
-			-initrd "$o/qemu/initramfs.cpio" \
-			-append "console=ttyAMA0 panic=-1 $(eq_append "$soc") $app" $qx \
-			</dev/null >"$d/$name.log" 2>&1 || rc=$?
-		verdict="boot: $(kb_verdict "$d/$name.log" "$rc")"
+		kb_boot "$o" "$d/$name.log" "$timeout_s" "$(eq_append "$soc") $app" $qx
+		verdict="boot: $KB_VERDICT"
 	fi
 	eq_state "$d/$name.log" >"$d/$name.state"
 	eq_secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')

@@ -51,20 +51,18 @@ probe() {
 # The probes, run inside the fresh system from its copy of the checkout.
 # $1 is the bind-mounted build directory.
 run_probes() {
-	local b=$1 t=/tmp/fresh rel img
+	local b=$1 t=/tmp/fresh rel
 	FAILED='' NPROBES=0
 	rm -rf "$t" && mkdir -p "$t/cpio/lib/modules" "$t/o"
 	rel=$(kb_release "$b")
-	img=$b/arch/arm64/boot/Image
-	kb_qemu_cmd "$KB_QEMU_MACHINE"
 
 	probe qemu-dtb kb_dump_dtb "$t/virt.dtb"
-	probe qemu-boot qemu_boot "$img" "$b/qemu/initramfs.cpio" "$t/console.log"
+	probe qemu-boot qemu_boot "$b" "$t/console.log"
 	probe cc-arm64 kb_build_init "$t/init"
 	# ARM32 builds kernel code only: freestanding, no C library.
 	probe cc-arm32 sh -c 'echo "int f(int x) { return x + 1; }" |
 		arm-linux-gnueabihf-gcc -ffreestanding -nostdinc -O2 -Wall -Werror -x c -c -o "$1" -' sh "$t/arm32.o"
-	probe cc-host gcc -O2 -Wall -Wextra -Werror -o "$t/regimg" "$TOP/boot/regimg.c"
+	probe cc-host kb_regimg "$t/regimg"
 	cp -a "$b/staging/lib/modules/$rel" "$t/cpio/lib/modules/"
 	probe cpio kb_cpio "$t/cpio" "$t/initramfs.cpio"
 	probe depmod fresh_depmod "$b" "$rel" "$t"
@@ -81,20 +79,17 @@ run_probes() {
 	echo "probes: $NPROBES run, all passed"
 }
 
+# qemu_boot O LOG: boot build directory O; QEMU's own messages (a missing
+# ROM) and the verdict to stdout.
 qemu_boot() {
-	local rc=0 v
-	timeout -k 5 120 "${KB_QEMU[@]}" -kernel "$1" -initrd "$2" -append "console=ttyAMA0 panic=-1" \
-		</dev/null >"$3" || rc=$?
-	v=$(kb_verdict "$3" "$rc")
-	echo "$v"
-	[ "${v%% *}" = PASS ]
+	kb_boot "$1" "$2" 120 ""
+	cat "$2.qemu"
+	echo "$KB_VERDICT"
+	[ "${KB_VERDICT%% *}" = PASS ]
 }
 
 fresh_dtc() {
-	dtc -q -I dtb -O dts -o "$1/virt.dts" "$1/virt.dtb" &&
-		cpp -nostdinc -undef -P -x assembler-with-cpp -I "$KSRC/include" "$TOP/boot/soc/exynos850.dtsi" >"$1/soc.dtsi" &&
-		cat "$1/virt.dts" "$1/soc.dtsi" >"$1/soc.dts" &&
-		dtc -q -I dts -O dtb -o "$1/soc.dtb" "$1/soc.dts"
+	kb_soc_dtsi "$TOP/boot/soc/exynos850.dtsi" "$1/soc.dtsi" && kb_soc_dtb "$1/virt.dtb" "$1/soc.dtsi" "$1"
 }
 
 fresh_depmod() {

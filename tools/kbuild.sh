@@ -249,6 +249,58 @@ kb_dump_dtb() {
 	err=$("${KB_QEMU[@]}" </dev/null 2>&1 >/dev/null) || { printf '%s\n' "$err" >&2; return 1; }
 }
 
+# kb_virt_dtb OUT: as kb_dump_dtb, without the random seeds QEMU puts in
+# /chosen, and rewritten by dtc (fdtput leaves stray bytes): the same every
+# run, so that what is built from it can be cached.
+kb_virt_dtb() {
+	kb_dump_dtb "$1.raw" && fdtput -d "$1.raw" /chosen rng-seed kaslr-seed &&
+		dtc -q -I dtb -O dtb -o "$1" "$1.raw"
+}
+
+# kb_soc_dtsi DTSI OUT: a synthetic SoC's DTSI (boot/soc/) preprocessed,
+# with the tree's dt-bindings headers.
+kb_soc_dtsi() { cpp -nostdinc -undef -P -x assembler-with-cpp -I "$KSRC/include" "$1" >"$2"; }
+
+# kb_soc_dtb VIRT DTSI DIR: DIR/soc.dtb, QEMU's DT (kb_virt_dtb) with a
+# preprocessed SoC DTSI (kb_soc_dtsi) merged in; DIR/soc.dts kept.
+kb_soc_dtb() {
+	dtc -q -I dtb -O dts -o "$3/virt.dts" "$1" && cat "$3/virt.dts" "$2" >"$3/soc.dts" &&
+		dtc -q -I dts -O dtb -o "$3/soc.dtb" "$3/soc.dts"
+}
+
+# kb_regimg OUT: the host tool that makes register images and the QEMU
+# loader options seeding them from a boot/soc/*.regs description.
+kb_regimg() { gcc -O2 -Wall -Wextra -Werror -o "$1" "$TOP/boot/regimg.c"; }
+
+# kb_initramfs O: O/qemu/initramfs.cpio, boot/init.c as /init and the
+# modules staged in build directory O.
+kb_initramfs() {
+	local q=$1/qemu rel
+	rel=$(kb_release "$1")
+	rm -rf "$q" && mkdir -p "$q/root/lib/modules" || return 1
+	kb_build_init "$q/root/init" || { echo "boot/init.c does not compile (above)" >&2; return 1; }
+	cp -a "$1/staging/lib/modules/$rel" "$q/root/lib/modules/" &&
+		# build and source point into this host's WORK: not for the guest.
+		rm -f "$q/root/lib/modules/$rel/build" "$q/root/lib/modules/$rel/source" &&
+		kb_cpio "$q/root" "$q/initramfs.cpio"
+}
+
+# kb_boot O LOG TIMEOUT APPEND [QEMU ARG...]: boot build directory O's
+# Image and initramfs (kb_initramfs), console to LOG, QEMU's own messages
+# to LOG.qemu. Sets KB_VERDICT (kb_verdict's) and KB_SECS.
+kb_boot() {
+	local o=$1 log=$2 t=$3 app=$4 rc=0 start
+	shift 4
+	start=$EPOCHREALTIME
+	kb_qemu_cmd "$KB_QEMU_MACHINE"
+	timeout -k 5 "$t" "${KB_QEMU[@]}" -kernel "$o/arch/arm64/boot/Image" -initrd "$o/qemu/initramfs.cpio" \
+		-append "console=ttyAMA0 panic=-1${app:+ $app}" "$@" </dev/null >"$log" 2>"$log.qemu" || rc=$?
+	# shellcheck disable=SC2034 # for the callers
+	KB_SECS=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	# shellcheck disable=SC2034 # for the callers
+	KB_VERDICT=$(kb_verdict "$log" "$rc")
+}
+
 # kb_ktap LOG: the KTAP lines of a console log, from the version line on.
 kb_ktap() {
 	tr -d '\r' <"$1" | awk '/^KTAP version /{on = 1} on && /^(KTAP version |1\.\.[0-9]+$|(not )?ok [0-9]+|# )/'
