@@ -10,11 +10,15 @@ export WORK
 
 T := tools
 
-.PHONY: all deps tree topics integration build boot export request-pull \
+.PHONY: all help deps tree topics integration build boot export request-pull \
 	resolve check test bench bloat equiv fresh-check
 
 all: deps
 	@$(T)/pipeline.sh
+
+# The steps of the main job, the other targets and every environment knob.
+help:
+	@$(T)/pipeline.sh --help
 
 deps:
 	@$(T)/deps.sh

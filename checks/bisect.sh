@@ -37,23 +37,27 @@ boot_inputs=$(cat "$TOP/boot/init.c" "$late/soc.dtb" "$late/loader.args" "$late"
 # commits (line and test numbers, addresses) taken out. Fails when REV does
 # not build.
 verdict() {
-	local rev=$1 cfg=$2 key o log
+	local rev=$1 cfg=$2 key o log t0 t1
 	kb_fragments "$rev" "$cfg"
 	key=$(result_key "$(kgit rev-parse "$rev^{tree}")" "$cfg" "$(kb_config_stamp "$rev" "${KB_FRAGMENTS[@]}")" "$boot_inputs")
 	if V=$(result_get "$key"); then
 		known=$((known + 1))
 		return 0
 	fi
+	t0=$EPOCHREALTIME
 	"$TOP/tools/build.sh" "$rev" "$cfg" || return 1
+	t1=$EPOCHREALTIME
 	o=$(kb_outdir "$rev" "$cfg") log=$LOGDIR/bisect-$(kgit rev-parse --short "$rev")-$cfg.log
 	kb_initramfs "$o" || return 1
 	# shellcheck disable=SC2046 # loader.args is a list of arguments
 	kb_boot "$o" "$log" 60 reprobe=1 -dtb "$late/soc.dtb" $(cat "$late/loader.args")
+	read -r build_s boot_s <<<"$(awk -v a="$t0" -v b="$t1" -v c="$EPOCHREALTIME" -v x="$build_s" -v y="$boot_s" \
+		'BEGIN { printf "%.1f %.1f", x + b - a, y + c - b }')"
 	V=$(sed -E 's/^FAIL (line [0-9]+: )?//; s/^PASS .*/PASS/; s/^\[ *[0-9.]+\] //; s/(ok) [0-9]+ /\1 /; s/[0-9a-f]{8,}/X/g' <<<"$KB_VERDICT")
 	echo "$V" | result_put "$key"
 }
 
-n=0 known=0
+n=0 known=0 build_s=0 boot_s=0
 declare -A prev
 for cfg in builtin modular; do
 	verdict "$first" "$cfg" || gate_fail "the base $first does not build ($cfg)"
@@ -74,4 +78,5 @@ for rev in $revs; do
 		prev[$cfg]=$V
 	done
 done
-gate_pass "$n commits build and boot in builtin and modular ($known of $((2 * n + 2)) results known from earlier runs)"
+gate_pass "$n commits build and boot in builtin and modular ($known of $((2 * n + 2)) results known from earlier runs;" \
+	"builds ${build_s}s, boots ${boot_s}s)"

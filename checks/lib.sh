@@ -31,7 +31,7 @@ target_range() {
 # Results shared by the gates of one WORK, stored under the hash of what
 # they were computed from: a result is reused only for the same inputs,
 # and going back to an earlier state finds the earlier result again.
-RESULTS=$WORK/results
+RESULTS=${GATE_RESULTS:-$WORK/results}
 # result_key WORD...: the key of a result computed from the WORDs (the
 # caller names every input: revisions, config stamps), from the versions
 # of the toolchain packages, and from the code of this gate and of the

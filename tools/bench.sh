@@ -7,6 +7,8 @@
 #   check no-op     make check, nothing changed (all results cached)
 #   check one patch make check after that change (one topic + integration)
 #   kconfig-matrix  that gate alone on integration, uncached (GATE_RUNS runs)
+#   bisect clk      that gate alone on clk, uncached (GATE_RUNS runs), and
+#                   the part of it spent booting
 #   equiv           tools/equiv.sh, base built in against integration modular
 #                   with its module orders (only with BENCH_EQUIV=1: it
 #                   builds two kernels the first time), EQUIV_RUNS runs
@@ -63,6 +65,18 @@ for i in $(seq 1 "${GATE_RUNS:-3}"); do
 	km="$km $(time_it "$scratch/checks/kconfig-matrix.sh" integration)"
 done
 report "kconfig-matrix" "$km"
+
+# The bisect gate on clk with no results to recall (every commit built and
+# booted in both configurations; incremental builds, ccache warm), and its
+# boots alone, as the gate counts them.
+bs='' boots=''
+for i in $(seq 1 "${GATE_RUNS:-3}"); do
+	rm -rf "$WORK/bench-results"
+	bs="$bs $(time_it env GATE_RESULTS="$WORK/bench-results" "$scratch/checks/bisect.sh" clk)"
+	boots="$boots $(tac "$WORK/bench.log" | sed -n 's/^bisect: PASS .* boots \([0-9.]*\)s)$/\1/p' | head -n1)"
+done
+report "bisect clk" "$bs"
+report "  its boots" "$boots"
 
 if [ "${BENCH_EQUIV:-0}" = 1 ]; then
 	"$T/equiv.sh" >>"$WORK/bench.log" 2>&1 || die "tools/equiv.sh fails in $WORK: see $WORK/bench.log"

@@ -17,6 +17,48 @@ steps=(
 	"equiv|$TOP/tools/equiv.sh"
 )
 
+# Every environment knob of tools/ and checks/, with its default: what
+# --help prints. tests/07-help.t keeps it in step with the code.
+knobs() {
+	cat <<'EOF_KNOBS'
+  WORK=/var/cache/exynos-gki      tree, builds, logs, results, caches (outside the checkout)
+  TARBALL=/usr/src/linux-source-6.1.tar.xz   the Debian kernel source the tree is imported from
+  BUILD_NAME=<revision>           build directory name (the gates use "gate": one per config)
+  EXTRA_FRAGMENT=                 extra config fragment(s), merged last
+  GATES="checkpatch scope provenance kconfig kconfig-matrix coccicheck sparse modpost bisect arm32"
+                                  the gates make check runs, in this order
+  GATE_RESULTS=$WORK/results      where gates keep results keyed by their inputs
+  BOOT_TIMEOUT=120 (equiv: 30)    seconds before QEMU is killed
+  BOOT_APPEND=                    extra kernel command line of tools/boot.sh
+  QEMU_EXTRA=                     extra qemu-system-aarch64 arguments of tools/boot.sh
+  EQ_A="v<base> builtin"          the equivalence baseline, "REV CONFIG"
+  EQ_B="integration modular"      the series side of the equivalence suite
+  EQ_ORDERS=12                    module orders per SoC on a modular series side
+  EQ_ORDER=                       the module order of the series' first boot
+  EQ_SEED=<time>                  seed of the sampled module orders (printed, to replay)
+  EQ_EXPECTED=boot/equiv/expected-differences   the expected differences
+  EQ_DTSI_<soc>, EQ_REGS_<soc>, EQ_DTSI_B_<soc>, EQ_REGS_B_<soc>
+                                  other SoC descriptions, for both sides or the series only
+  FRESH_BUILD=$WORK/build/integration-modular   the booted build make fresh-check reuses
+  FRESH_PROBES=<all>              the fresh-check probes to run
+  URL=<the tree>                  the repository make request-pull names
+  RUNS=5, GATE_RUNS=3, EQUIV_RUNS=3, COLD_RUNS=1   make bench: runs per figure
+  BENCH_WORK=$WORK-bench          make bench's own WORK
+  BENCH_EQUIV=0, BENCH_COLD=0     make bench: also time the equivalence suite, a cold make test
+  TEST_ROOT=/var/tmp/exynos-gki-tests   make test's scratch directory
+EOF_KNOBS
+}
+
+if [ "${1:-}" = --help ]; then
+	echo "usage: make [TARGET] [VAR=value...]; make runs the main job, tools/pipeline.sh:"
+	for s in "${steps[@]}"; do printf '  %-14s %s\n' "${s%%|*}" "${s#*|"$TOP"/}"; done
+	echo "Other targets: deps tree topics integration build boot equiv check test bench bloat"
+	echo "  export request-pull resolve (TOPIC=), fresh-check; BRANCH=integration CONFIG=modular SOC= TOPIC="
+	echo "Environment (default):"
+	knobs
+	exit 0
+fi
+
 take_lock
 results=() json=() failed=
 for s in "${steps[@]}"; do
