@@ -723,7 +723,7 @@ static void add_consumers(void)
 		uint32_t ph;
 		struct use u = { ctl, -1 };
 		const fdt32_t *v = NULL;
-		const char *base = strrchr(path_of(board, ctl), '/') + 1;
+		const char *base = fdt_get_name(board, ctl, NULL);
 
 		if (nodes[i].why || !placed(ctl) || !fdt_getprop(board, ctl, "#clock-cells", NULL) ||
 		    cells > 7)
