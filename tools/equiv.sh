@@ -45,7 +45,10 @@ timeout_s=${BOOT_TIMEOUT:-30}
 out=$WORK/equiv
 # Held for all boots: boot.sh sees it and builds under it.
 take_lock
-mkdir -p "$out"
+mkdir -p "$out/cache"
+# Cache entries no run has used for 30 days go (and ones never finished).
+find "$out/cache" -mindepth 1 -maxdepth 1 -type d -mtime +1 ! -exec test -f '{}/done' ';' -exec rm -rf '{}' + 2>/dev/null
+find "$out/cache" -mindepth 2 -maxdepth 2 -name 'done' -mtime +30 -printf '%h\0' | xargs -0 -r rm -rf
 
 # Host tool: the register image generator.
 kb_regimg "$out/regimg" || die "boot/regimg.c does not compile (above)"
@@ -95,6 +98,7 @@ eq_dtb() {
 	fi
 	c=$out/cache/${key:0:16}
 	if [ -f "$c/done" ]; then
+		touch "$c/done"	# in use: not pruned below
 		echo "equiv: $soc $side: device tree and register images unchanged, from $c"
 	else
 		rm -rf "$c" && mkdir -p "$c/img"
