@@ -30,6 +30,8 @@
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=tools/kbuild.sh
 . "$TOP/tools/kbuild.sh"
+# shellcheck source=tools/equiv-state.sh
+. "$TOP/tools/equiv-state.sh"
 
 need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler fdtput device-tree-compiler cpp cpp gcc gcc \
 	timeout coreutils
@@ -123,34 +125,6 @@ eq_append() {
 	printf '%s\n' "$a"
 }
 
-# eq_state LOG OUT: the captured sections of a console log, normalised to
-# one sorted "kind key value..." line each. clk_summary's indentation gives
-# each clock's parent; counts go to separate clkcnt lines.
-eq_state() {
-	tr -d '\r' <"$1" | awk '
-		/^# equiv-begin / { sec = $3; hdr = 0; next }
-		/^# equiv-end / { sec = ""; next }
-		sec == "" || !/^#= / { next }
-		{ line = substr($0, 4) }
-		sec == "clk" {
-			# name enable prepare protect rate accuracy phase duty hw-enable
-			# [consumer con_id]; further consumers on lines of their own.
-			n = split(line, f, " ")
-			if (n == 2 && cur != "") { printf "clkuser %s %s %s\n", cur, f[1], f[2]; next }
-			if (n < 9 || f[2] !~ /^-?[0-9]+$/) next
-			match(line, /^ */); lvl = int((RLENGTH - 1) / 3)
-			cur = f[1]; par[lvl] = cur
-			p = lvl > 0 ? par[lvl - 1] : "-"
-			printf "clk %s parent=%s rate=%s accuracy=%s phase=%s duty=%s\n", cur, p, f[5], f[6], f[7], f[8]
-			printf "clkcnt %s enable=%s prepare=%s protect=%s hw=%s\n", cur, f[2], f[3], f[4], f[9]
-			if (n >= 11) printf "clkuser %s %s %s\n", cur, f[10], f[11]
-			next
-		}
-		sec == "devices" { print "dev " line; next }
-		{ print sec " " line }
-	' | LC_ALL=C sort
-}
-
 # eq_boot NAME REV CONFIG SOC DIR SIDE [APPEND]: boot REV CONFIG on the
 # SoC of DIR/SIDE (eq_dtb); the first boot of a kernel in this run goes
 # through boot.sh (build, initramfs), later ones, on any SoC, rerun QEMU on
@@ -178,34 +152,6 @@ eq_boot() {
 	eq_deferrals=$(tr -d '\r' <"$d/$name.log" | sed -n 's/^# deferrals: //p' | tail -n1)
 	eq_verdict=$verdict
 	case $verdict in "boot: PASS"*) return 0 ;; *) return 1 ;; esac
-}
-
-# eq_compare A B DIFF: diff two states; prints "expected unexpected" counts,
-# writes the unexpected lines to DIFF. A line is "- STATE" when only the
-# baseline has it, "+ STATE" when only the series has it; the globs of the
-# expectations file are matched against that whole line.
-eq_compare() {
-	local line glob ok n_exp=0 n_unexp=0
-	local -a globs=()
-	while IFS='|' read -r glob _; do
-		glob=${glob%"${glob##*[![:space:]]}"}
-		[ -n "$glob" ] && [ "${glob:0:1}" != "#" ] && globs+=("$glob")
-	done <"$expected"
-	: >"$3"
-	while IFS= read -r line; do
-		ok=
-		for glob in "${globs[@]}"; do
-			# shellcheck disable=SC2053 # glob match on purpose
-			if [[ $line == $glob ]]; then ok=1 && break; fi
-		done
-		if [ -n "$ok" ]; then
-			n_exp=$((n_exp + 1))
-		else
-			n_unexp=$((n_unexp + 1))
-			printf '%s\n' "$line" >>"$3"
-		fi
-	done < <(LC_ALL=C comm -3 "$1" "$2" | sed -e 's/^\t/+ /' -e 't' -e 's/^/- /')
-	echo "$n_exp $n_unexp"
 }
 
 # eq_failed NAME DIR: after a boot that crashed, the console from its
@@ -291,7 +237,7 @@ for soc in "${socs[@]}"; do
 	defs="${eq_deferrals:-?}"
 	# eq_modules needs the build, which the boot just made.
 	perm=$(eq_clk_modules "$rev_b" "$cfg_b")
-	read -r n_exp n_unexp <<<"$(eq_compare "$state_a" "$d/b.state" "$d/diff")"
+	read -r n_exp n_unexp <<<"$(eq_compare "$state_a" "$d/b.state" "$d/diff" "$expected")"
 	cp "$d/diff" "$LOGDIR/equiv-$soc.diff"
 	if [ "$n_unexp" -gt 0 ]; then
 		soc_fail=1
