@@ -522,16 +522,26 @@ static int is_syscon(const char *path)
 }
 
 /*
- * A platform device's driver_override is read under the device lock, which
- * the driver core holds across a probe: reading it waits for a probe that
- * is running, e.g. a deferred one, from the workqueue, to end.
+ * The driver bound to platform device dev ("" if none), once a probe
+ * running on it has ended: the driver link is there while the probe runs,
+ * and goes if it fails. driver_override is read under the device lock,
+ * which the driver core holds across a probe (a deferred one runs from a
+ * workqueue, after the module load that set it off returned).
  */
-static void wait_probe(const char *dev)
+static const char *driver_of(const char *dev, char *buf, size_t size)
 {
 	char path[300];
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver_override", dev);
-	free(read_file(path));
+	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver", dev);
+	if (readlink(path, buf, size - 1) >= 0) {
+		snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver_override", dev);
+		free(read_file(path));
+		snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver", dev);
+	}
+	n = readlink(path, buf, size - 1);
+	buf[n < 0 ? 0 : n] = '\0';
+	return n < 0 ? "" : strrchr(buf, '/') + 1;
 }
 
 /*
@@ -572,18 +582,7 @@ static int scan_devices(const char *bus, int print, char *why, size_t size)
 			if (!strstr(drvlink, "/devicetree/base/") ||
 			    strcmp(strstr(drvlink, "/devicetree/base/") + 17, path + 30))
 				continue;
-			snprintf(link, sizeof(link), "/sys/bus/platform/devices/%s/driver", dev->d_name);
-			n = readlink(link, drvlink, sizeof(drvlink) - 1);
-			if (n >= 0) {
-				/*
-				 * The link is there while the probe runs, and
-				 * goes if it fails: ask again after the probe.
-				 */
-				wait_probe(dev->d_name);
-				n = readlink(link, drvlink, sizeof(drvlink) - 1);
-			}
-			drvlink[n < 0 ? 0 : n] = '\0';
-			drv = n < 0 ? "" : strrchr(drvlink, '/') + 1;
+			drv = driver_of(dev->d_name, drvlink, sizeof(drvlink));
 			break;
 		}
 		if (pd)
@@ -624,10 +623,54 @@ static int scan_devices(const char *bus, int print, char *why, size_t size)
  * being probed). Wait until every device is bound and none waits, or for
  * 3 s, before taking the state.
  */
+/*
+ * Every platform device with its driver, each read after a probe running
+ * on it ended, and devices_deferred: what settle() waits to see unchanged.
+ */
+static char *platform_snapshot(void)
+{
+	size_t len = 0, size = 8192;
+	char *snap = malloc(size), *deferred, buf[300];
+	const char *drv;
+	struct dirent *d;
+	DIR *dir = opendir("/sys/bus/platform/devices");
+
+	if (!snap)
+		return NULL;
+	snap[0] = '\0';
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		drv = driver_of(d->d_name, buf, sizeof(buf));
+		if (size - len < strlen(d->d_name) + strlen(drv) + 3) {
+			char *bigger = realloc(snap, size *= 2);
+
+			if (!bigger)
+				break;
+			snap = bigger;
+		}
+		len += sprintf(snap + len, "%s %s\n", d->d_name, drv);
+	}
+	if (dir)
+		closedir(dir);
+	deferred = read_file("/sys/kernel/debug/devices_deferred");
+	if (deferred) {
+		char *both = malloc(len + strlen(deferred) + 1);
+
+		if (both) {
+			sprintf(both, "%s%s", snap, deferred);
+			free(snap);
+			snap = both;
+		}
+		free(deferred);
+	}
+	return snap;
+}
+
 static void settle(const char *bus)
 {
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
-	char why[200];
+	char why[200], *then, *now = NULL;
 	int ms;
 
 	for (ms = 0; ms < 3000; ms += 20) {
@@ -636,6 +679,25 @@ static void settle(const char *bus)
 			break;
 		nanosleep(&tick, NULL);
 	}
+	/*
+	 * Devices off the bus too (the PMU's clkout child): a probe queued
+	 * on the workqueue shows neither as bound nor as deferred. Wait for
+	 * two looks 60 ms apart that agree.
+	 */
+	then = platform_snapshot();
+	for (; ms < 6000; ms += 60) {
+		nanosleep(&tick, NULL);
+		nanosleep(&tick, NULL);
+		nanosleep(&tick, NULL);
+		now = platform_snapshot();
+		if (!now || !then || !strcmp(now, then))
+			break;
+		free(then);
+		then = now;
+		now = NULL;
+	}
+	free(then);
+	free(now);
 	say("# settled after %d ms", ms);
 }
 
