@@ -13,7 +13,7 @@ gate() { "$T/topics.sh" >/dev/null 2>&1; run_tool "$SCRATCH/checks/kconfig-matri
 
 gate integration
 check "kconfig-matrix: passes on integration, every assignment evaluated" eval \
-	'passed && has "11664 assignments" && has "8 MCT clocks from the DTBs"'
+	'passed && has "11664 assignments" && has "allmodconfig (also linked, narrowed)" && has "8 MCT clocks from the DTBs"'
 gate rtc
 check "kconfig-matrix: a topic without Kconfig changes is skipped" eval 'passed && has "SKIP rtc changes no Kconfig file"'
 
@@ -38,6 +38,8 @@ seed_commit soc zz-kconfig.patch "pinctrl: samsung: forget the S3C case" \
 gate soc
 check "kconfig-matrix: vmlinux needing a module's symbol is named with the module" eval \
 	'failed && has "link: vmlinux (drivers/pinctrl/samsung/pinctrl-exynos.o) needs exynos_get_pmu_regmap, which only drivers/soc/samsung/exynos_pmu.ko defines"'
+check "kconfig-matrix: and the narrowed allmodconfig does not link, the linker naming the symbol" \
+	has "linked: vmlinux: undefined reference to exynos_get_pmu_regmap"
 unseed soc zz-kconfig.patch
 
 check "the kernel tree is left clean" tree_clean
