@@ -617,13 +617,6 @@ static int scan_devices(const char *bus, int print, char *why, size_t size)
 }
 
 /*
- * Deferred probes run from a workqueue after the module load that
- * triggered them has returned, and a device queued for a reprobe is
- * neither bound nor in devices_deferred (scan_devices() waits for one
- * being probed). Wait until every device is bound and none waits, or for
- * 3 s, before taking the state.
- */
-/*
  * Every platform device with its driver, each read after a probe running
  * on it ended, and devices_deferred: what settle() waits to see unchanged.
  */
@@ -667,6 +660,13 @@ static char *platform_snapshot(void)
 	return snap;
 }
 
+/*
+ * Deferred probes run from a workqueue after the module load that
+ * triggered them has returned, and a device queued for a reprobe is
+ * neither bound nor in devices_deferred (scan_devices() waits for one
+ * being probed). Wait until every device is bound and none waits, or for
+ * 3 s, before taking the state.
+ */
 static void settle(const char *bus)
 {
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
