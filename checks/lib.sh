@@ -3,8 +3,9 @@
 # Shared by the gates in checks/. Each gate is run as
 #   checks/<gate>.sh TARGET
 # where TARGET is a topic name or 'integration'. It prints its findings and
-# ends with one line: "<gate>: PASS|FAIL|SKIP <what it counted>". Exit
-# status 0 is PASS or SKIP, 1 is FAIL.
+# ends with one line: "<gate>: PASS|FAIL|SKIP <what it counted>", which it
+# also appends as JSON to $GATE_JSON when that is set (make check reads
+# that and the exit status). Exit status 0 is PASS or SKIP, 1 is FAIL.
 . "$(dirname "${BASH_SOURCE[0]}")/../tools/lib.sh"
 
 GATE=$(basename "$0" .sh)
@@ -15,9 +16,26 @@ TARGET=${1:?usage: checks/$GATE.sh TOPIC|integration}
 # revision: walking from one commit to the next is then incremental.
 export BUILD_NAME=${BUILD_NAME:-gate}
 
-gate_pass() { echo "$GATE: PASS $*"; exit 0; }
-gate_fail() { echo "$GATE: FAIL $*"; exit 1; }
-gate_skip() { echo "$GATE: SKIP $*"; exit 0; }
+# gate_verdict RESULT SUMMARY...: report and end the gate. A verdict given
+# inside a subshell would end only the subshell, and the gate could go on
+# to pass: it is reported as a failure of its own, which make check sees
+# beside the later verdict.
+gate_verdict() {
+	local r=$1
+	shift
+	if [ "$BASHPID" != "$$" ]; then
+		set -- "verdict $r given inside a subshell: $*"
+		r=FAIL
+	fi
+	echo "$GATE: $r $*"
+	[ -z "${GATE_JSON:-}" ] || printf '{"gate":"%s","target":"%s","result":"%s","summary":%s}\n' \
+		"$GATE" "$TARGET" "$r" "$(json_str "$*")" >>"$GATE_JSON"
+	[ "$r" = FAIL ] && exit 1
+	exit 0
+}
+gate_pass() { gate_verdict PASS "$@"; }
+gate_fail() { gate_verdict FAIL "$@"; }
+gate_skip() { gate_verdict SKIP "$@"; }
 
 # target_range: the commits TARGET adds, as a rev-list range.
 target_range() {

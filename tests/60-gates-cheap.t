@@ -88,4 +88,21 @@ for g in checkpatch scope; do
 		'failed && has "names '"'"'zz-missing.patch'"'"'" && has "$g: FAIL"'
 done
 git -C "$SCRATCH" checkout -q -- topics/clk/series
+
+# make check takes a gate's verdict from its JSON and exit status: seeded
+# gates that fail inside a subshell and go on to pass, that die without a
+# verdict, or whose exit status contradicts the verdict, fail.
+gate_script() { printf '#!/usr/bin/env bash\n. "$(dirname "$0")/lib.sh"\n%s\n' "$2" >"$SCRATCH/checks/$1.sh"; chmod +x "$SCRATCH/checks/$1.sh"; }
+gate_script zz-subshell 'x=$(gate_fail "the seeded failure") || true; gate_pass "after it"'
+gate_script zz-died 'echo "zz-died: PASS looks fine"; exit 3'
+gate_script zz-status 'echo "{\"gate\":\"zz-status\",\"target\":\"$TARGET\",\"result\":\"PASS\",\"summary\":\"\"}" >>"$GATE_JSON"; exit 1'
+GATES="zz-subshell zz-died zz-status" run_tool "$SCRATCH/tools/check.sh" clk
+check "check: a verdict given inside a subshell fails the gate, though it then passed" eval \
+	'failed && has "zz-subshell    clk          FAIL" && has "verdict FAIL given inside a subshell: the seeded failure"'
+check "check: a gate that dies without a verdict fails, whatever its last line says" eval \
+	'has "zz-died        clk          FAIL" && has "gate died (exit status 3) without a verdict: zz-died: PASS looks fine"'
+check "check: an exit status that contradicts the verdict fails" eval \
+	'has "zz-status      clk          FAIL" && has "exit status 1 disagrees with its verdict PASS" &&
+	python3 -c "import json,sys; r = json.load(open(sys.argv[1])); assert [g[\"result\"] for g in r] == [\"FAIL\"] * 3" "$WORK/check.json"'
+rm "$SCRATCH"/checks/zz-*.sh
 done_testing

@@ -30,36 +30,57 @@ input_key() {
 	} | sha256sum | cut -d' ' -f1
 }
 
+# run_gate GATE TARGET LOG VERDICT: run the gate; VERDICT gets its one
+# JSON verdict line. A gate that wrote none, or more than one, or whose
+# exit status disagrees with it, has failed whatever it printed.
+run_gate() {
+	local gate=$1 target=$2 log=$3 verdict=$4 rc=0 r n why
+	rm -f "$verdict"
+	GATE_JSON=$verdict "$TOP/checks/$gate.sh" "$target" >"$log" 2>&1 || rc=$?
+	touch "$verdict"
+	n=$(wc -l <"$verdict")
+	r=$(sed -n 's/.*"result":"\(PASS\|FAIL\|SKIP\)".*/\1/p' "$verdict" | tail -n1)
+	case "$n:$r:$rc" in
+	1:PASS:0 | 1:SKIP:0 | 1:FAIL:1) return 0 ;;
+	0::*) why="gate died (exit status $rc) without a verdict: $(tail -n1 "$log")" ;;
+	1:*) why="exit status $rc disagrees with its verdict $r" ;;
+	*) why="$n verdicts: $(sed -n 's/.*"summary":"\(.*\)"}$/\1/p' "$verdict" | paste -sd'|' -)" ;;
+	esac
+	printf '{"gate":"%s","target":"%s","result":"FAIL","summary":%s}\n' "$gate" "$target" "$(json_str "$why")" >"$verdict"
+}
+
 printf '%-14s %-12s %-5s %7s  %s\n' GATE TARGET RESULT SECONDS SUMMARY
 json=() failed=0
 for target in $targets; do
 	for gate in $GATES; do
 		[ -x "$TOP/checks/$gate.sh" ] || continue
 		log=$LOGDIR/check-$gate-$target.log
+		verdict=$cache/$gate-$target.json
 		key=$(input_key "$gate" "$target")
-		start=$(date +%s.%N)
+		start=$EPOCHREALTIME
 		if [ -f "$cache/$gate-$target.key" ] && [ "$(cat "$cache/$gate-$target.key")" = "$key" ]; then
-			line=$(tail -n1 "$cache/$gate-$target.log") how=cached
+			cached=true
 			cp "$cache/$gate-$target.log" "$log"
 		else
-			"$TOP/checks/$gate.sh" "$target" >"$log" 2>&1 || true
-			line=$(tail -n1 "$log") how=ran
+			cached=false
 			rm -f "$cache/$gate-$target.key"
-			case $line in "$gate: PASS"*|"$gate: SKIP"*)
-				cp "$log" "$cache/$gate-$target.log"; echo "$key" >"$cache/$gate-$target.key" ;;
-			esac
+			run_gate "$gate" "$target" "$log" "$verdict"
 		fi
-		secs=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
-		result=$(sed -n "s/^$gate: \(PASS\|FAIL\|SKIP\) .*/\1/p" <<<"$line")
-		summary=${line#"$gate: $result "}
-		[ -n "$result" ] || { result=FAIL summary="gate died: $(tail -n1 "$log")"; }
+		secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+		line=$(cat "$verdict")
+		result=$(sed -n 's/.*"result":"\([A-Z]*\)".*/\1/p' <<<"$line")
+		summary=$(sed -e 's/.*"summary":"\(.*\)"}$/\1/' -e 's/\\\(["\\]\)/\1/g' <<<"$line")
+		if [ "$cached" = false ] && [ "$result" != FAIL ]; then
+			cp "$log" "$cache/$gate-$target.log"
+			echo "$key" >"$cache/$gate-$target.key"
+		fi
 		[ "$result" = FAIL ] && failed=$((failed + 1))
 		printf '%-14s %-12s %-5s %6ss  %s%s\n' "$gate" "$target" "$result" "$secs" "$summary" \
-			"$([ "$how" = cached ] && echo ' (cached)')"
-		[ "$result" = FAIL ] && grep -v "^$gate: " "$log" | head -n 15 | sed 's/^/      /'
-		json+=("$(printf '{"gate":"%s","target":"%s","result":"%s","seconds":%s,"cached":%s,"summary":"%s","log":"%s"}' \
-			"$gate" "$target" "$result" "$secs" "$([ "$how" = cached ] && echo true || echo false)" \
-			"$(sed 's/[\\"]/\\&/g' <<<"$summary")" "$log")")
+			"$([ "$cached" = true ] && echo ' (cached)')"
+		if [ "$result" = FAIL ]; then
+			{ grep -v "^$gate: " "$log" || true; } | head -n 15 | sed 's/^/      /'
+		fi
+		json+=("${line%\}},\"seconds\":$secs,\"cached\":$cached,\"log\":$(json_str "$log")}")
 	done
 done
 (IFS=,; echo "[${json[*]}]") >"$WORK/check.json"

@@ -25,6 +25,13 @@ export TZ=UTC LC_ALL=C
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
 step() { printf '==> %s\n' "$*" >&2; }
+# json_str TEXT: TEXT as a JSON string, quotes included.
+json_str() {
+	local s=${1//\\/\\\\}
+	s=${s//\"/\\\"} s=${s//$'\t'/\\t} s=${s//$'\n'/\\n}
+	s=${s//[$'\001'-$'\037']/}
+	printf '"%s"' "$s"
+}
 
 # What a tool does with git must not depend on the user's ~/.gitconfig
 # (signatures, prefixes, autocrlf, gpgsign ...) or /etc/gitconfig.
