@@ -30,7 +30,7 @@ kb_virt_dtb "$late/virt.dtb" && kb_regimg "$late/regimg" &&
 	kb_soc_dtb "$late/virt.dtb" "$late/soc.dtsi" "$late" &&
 	"$late/regimg" "$TOP/boot/soc/exynos5433.regs" "$late/img" >"$late/loader.args" ||
 	gate_fail "cannot make the boot's device tree from boot/soc/exynos5433-late.dtsi (above)"
-boot_inputs=$(cat "$TOP/boot/init.c" "$late/soc.dtb" "$late/loader.args" "$late"/img/* | sha256sum)
+boot_inputs=$(cat "$TOP"/boot/agent/* "$late/soc.dtb" "$late/loader.args" "$late"/img/* | sha256sum)
 
 # verdict REV CFG: build and boot REV (or recall both), and set V to
 # "PASS" or to the first offending console line, with what varies between

@@ -92,7 +92,7 @@ rc=$?
 check "topic fragments: only those of topics merged into the revision, then EXTRA_FRAGMENT" eval \
 	'[ $rc = 0 ] || { diag <"$tmp/err"; false; }'
 
-check "boot/init.c compiles with -static -O2 -Wall -Wextra -Werror" \
+check "the guest agent (boot/agent/) compiles with -static -O2 -Wall -Wextra -Werror" \
 	bash -c '. "$1/tools/lib.sh" && . "$1/tools/kbuild.sh" && kb_build_init "$2"' sh "$REPO" "$tmp/init"
 
 done_testing

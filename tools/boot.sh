@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # tools/boot.sh REV CONFIG: build (tools/build.sh, incremental), then boot the
-# Image in QEMU virt with boot/init.c as /init and the staged modules, and
+# Image in QEMU virt with the guest agent (boot/agent/) as /init and the staged modules, and
 # judge the console: KTAP results, panics, oopses, warnings, timeouts.
 #   BOOT_TIMEOUT  seconds before QEMU is killed (default 120)
 #   BOOT_APPEND   extra kernel command line

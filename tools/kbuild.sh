@@ -193,8 +193,8 @@ kb_depmod() {
 	"$d" "$@"
 }
 
-# kb_build_init OUT: the guest agent, boot/init.c, as a static aarch64 /init.
-kb_build_init() { ${KB_CROSS}gcc -static -O2 -Wall -Wextra -Werror -o "$1" "$TOP/boot/init.c"; }
+# kb_build_init OUT: the guest agent, boot/agent/, as a static aarch64 /init.
+kb_build_init() { ${KB_CROSS}gcc -static -O2 -Wall -Wextra -Werror -o "$1" "$TOP"/boot/agent/*.c; }
 
 # kb_cpio DIR OUT: DIR as a reproducible initramfs: fixed mtimes, sorted
 # names, owner root, no inode numbers.
@@ -272,13 +272,13 @@ kb_soc_dtb() {
 # loader options seeding them from a boot/soc/*.regs description.
 kb_regimg() { gcc -O2 -Wall -Wextra -Werror -o "$1" "$TOP/boot/regimg.c"; }
 
-# kb_initramfs O: O/qemu/initramfs.cpio, boot/init.c as /init and the
+# kb_initramfs O: O/qemu/initramfs.cpio, boot/agent/ as /init and the
 # modules staged in build directory O.
 kb_initramfs() {
 	local q=$1/qemu rel
 	rel=$(kb_release "$1")
 	rm -rf "$q" && mkdir -p "$q/root/lib/modules" || return 1
-	kb_build_init "$q/root/init" || { echo "boot/init.c does not compile (above)" >&2; return 1; }
+	kb_build_init "$q/root/init" || { echo "boot/agent/ does not compile (above)" >&2; return 1; }
 	cp -a "$1/staging/lib/modules/$rel" "$q/root/lib/modules/" &&
 		# build and source point into this host's WORK: not for the guest.
 		rm -f "$q/root/lib/modules/$rel/build" "$q/root/lib/modules/$rel/source" &&

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading sysfs and debugfs, and waiting until probes have settled. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+char *read_file(const char *path)
+{
+	size_t len = 0, size = 4096;
+	char *buf = malloc(size);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || !buf) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while ((n = read(fd, buf + len, size - len - 1)) > 0) {
+		len += n;
+		if (size - len < 2) {
+			char *bigger = realloc(buf, size *= 2);
+
+			if (!bigger) {
+				n = -1;
+				break;
+			}
+			buf = bigger;
+		}
+	}
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+int count_lines(const char *path)
+{
+	char *text = read_file(path), *p;
+	int n = 0;
+
+	if (!text)
+		return -1;
+	for (p = text; *p; p++)
+		n += *p == '\n';
+	free(text);
+	return n;
+}
+
+void section(const char *name, int begin)
+{
+	say("# equiv-%s %s", begin ? "begin" : "end", name);
+}
+
+/* Print a file as state lines, each prefixed; returns its line count. */
+int dump_file(const char *path, const char *prefix)
+{
+	char *text = read_file(path), *line, *save;
+	int n = 0;
+
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++)
+		say("#= %s%s", prefix, line);
+	free(text);
+	return n;
+}
+
+void chomp_file(const char *path, char *buf, size_t size)
+{
+	char *text = read_file(path);
+
+	snprintf(buf, size, "%s", text ? text : "(unreadable)");
+	buf[strcspn(buf, "\n")] = '\0';
+	free(text);
+}
+
+/*
+ * Look until two looks interval_ms apart agree, or for max_ms: returns
+ * the last look (NULL if one failed) and, in waited_ms, the time it took.
+ */
+char *look_until_same(char *(*look)(void), int interval_ms, int max_ms, int *waited_ms)
+{
+	const struct timespec tick = { interval_ms / 1000, (interval_ms % 1000) * 1000000L };
+	char *then = look(), *now = then;
+	int ms;
+
+	for (ms = 0; then && ms < max_ms;) {
+		nanosleep(&tick, NULL);
+		ms += interval_ms;
+		now = look();
+		if (!now || !strcmp(now, then))
+			break;
+		free(then);
+		then = now;
+	}
+	if (now != then)
+		free(then);
+	*waited_ms = ms;
+	return now;
+}
+
+char *read_deferred(void)
+{
+	return read_file("/sys/kernel/debug/devices_deferred");
+}
+
+/* Is "syscon" among the compatibles of the DT node at PATH? */
+static int is_syscon(const char *path)
+{
+	char file[420], buf[512];
+	int fd, n, i;
+
+	snprintf(file, sizeof(file), "%s/compatible", path);
+	fd = open(file, O_RDONLY);
+	n = fd < 0 ? 0 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	for (i = 0; i < n; i += strlen(buf + i) + 1)
+		if (!strcmp(buf + i, "syscon"))
+			return 1;
+	return 0;
+}
+
+/*
+ * The driver bound to platform device dev ("" if none), once a probe
+ * running on it has ended: the driver link is there while the probe runs,
+ * and goes if it fails. driver_override is read under the device lock,
+ * which the driver core holds across a probe (a deferred one runs from a
+ * workqueue, after the module load that set it off returned).
+ */
+static const char *driver_of(const char *dev, char *buf, size_t size)
+{
+	char path[300];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver", dev);
+	if (readlink(path, buf, size - 1) >= 0) {
+		snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver_override", dev);
+		free(read_file(path));
+		snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver", dev);
+	}
+	n = readlink(path, buf, size - 1);
+	buf[n < 0 ? 0 : n] = '\0';
+	return n < 0 ? "" : strrchr(buf, '/') + 1;
+}
+
+/*
+ * Each node under the SoC bus: its platform device's driver, if any.
+ * Prints the "devices" section when print is set; returns the number of
+ * devices without a driver (the first in why), or -1 without the bus.
+ */
+int scan_devices(const char *bus, int print, char *why, size_t size)
+{
+	char dtdir[128], path[400], link[600];
+	struct dirent *node, *dev;
+	DIR *dt, *pd;
+	int unbound = 0, bound = 0, early = 0;
+
+	snprintf(dtdir, sizeof(dtdir), "/sys/firmware/devicetree/base/%s", bus);
+	dt = opendir(dtdir);
+	if (!dt)
+		return -1;
+	if (print)
+		section("devices", 1);
+	while ((node = readdir(dt))) {
+		const char *drv = NULL;
+		char drvlink[600], *status;
+		const char *state;
+		ssize_t n;
+
+		if (node->d_type != DT_DIR || node->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dtdir, node->d_name);
+		pd = opendir("/sys/bus/platform/devices");
+		while (pd && (dev = readdir(pd))) {
+			snprintf(link, sizeof(link), "/sys/bus/platform/devices/%s/of_node", dev->d_name);
+			n = readlink(link, drvlink, sizeof(drvlink) - 1);
+			if (n < 0)
+				continue;
+			drvlink[n] = '\0';
+			/* ../../../firmware/devicetree/base/soc@.../node */
+			if (!strstr(drvlink, "/devicetree/base/") ||
+			    strcmp(strstr(drvlink, "/devicetree/base/") + 17, path + 30))
+				continue;
+			drv = driver_of(dev->d_name, drvlink, sizeof(drvlink));
+			break;
+		}
+		if (pd)
+			closedir(pd);
+		snprintf(link, sizeof(link), "%s/status", path);
+		status = read_file(link);
+		if (drv && *drv) {
+			state = "bound ";
+			bound++;
+		} else if (drv && is_syscon(path)) {
+			state = "syscon";	/* looked up by its users, never bound */
+		} else if (drv) {
+			state = "unbound";
+			if (!unbound++)
+				snprintf(why, size, "not bound: %.180s", node->d_name);
+		} else if (status && !strcmp(status, "disabled")) {
+			state = "disabled";	/* no device, on purpose */
+		} else {
+			state = "early";	/* an OF_DECLARE provider: no platform device */
+			early++;
+		}
+		free(status);
+		if (print)
+			say("#= %s %s%s", node->d_name, state, drv ? drv : "");
+	}
+	closedir(dt);
+	if (print) {
+		section("devices", 0);
+		say("# devices: %d bound, %d early providers, %d unbound", bound, early, unbound);
+	}
+	return unbound;
+}
+
+/*
+ * Every platform device with its driver, each read after a probe running
+ * on it ended, and devices_deferred: what settle() waits to see unchanged.
+ */
+static char *platform_snapshot(void)
+{
+	size_t len = 0, size = 8192;
+	char *snap = malloc(size), *deferred, buf[300];
+	const char *drv;
+	struct dirent *d;
+	DIR *dir = opendir("/sys/bus/platform/devices");
+
+	if (!snap)
+		return NULL;
+	snap[0] = '\0';
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		drv = driver_of(d->d_name, buf, sizeof(buf));
+		if (size - len < strlen(d->d_name) + strlen(drv) + 3) {
+			char *bigger = realloc(snap, size *= 2);
+
+			if (!bigger)
+				break;
+			snap = bigger;
+		}
+		len += sprintf(snap + len, "%s %s\n", d->d_name, drv);
+	}
+	if (dir)
+		closedir(dir);
+	deferred = read_deferred();
+	if (deferred) {
+		char *both = malloc(len + strlen(deferred) + 1);
+
+		if (both) {
+			sprintf(both, "%s%s", snap, deferred);
+			free(snap);
+			snap = both;
+		}
+		free(deferred);
+	}
+	return snap;
+}
+
+/*
+ * Deferred probes run from a workqueue after the module load that
+ * triggered them has returned, and a device queued for a reprobe is
+ * neither bound nor in devices_deferred (scan_devices() waits for one
+ * being probed). Wait until every device is bound and none waits, or for
+ * 3 s, before taking the state.
+ */
+void settle(const char *bus)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	char why[200];
+	int ms, waited;
+
+	for (ms = 0; ms < 3000; ms += 20) {
+		if (scan_devices(bus, 0, why, sizeof(why)) <= 0 &&
+		    count_lines("/sys/kernel/debug/devices_deferred") <= 0)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	/*
+	 * Devices off the bus too (the PMU's clkout child): a probe queued
+	 * on the workqueue shows neither as bound nor as deferred. Wait for
+	 * two looks 60 ms apart that agree.
+	 */
+	free(look_until_same(platform_snapshot, 60, 6000 - ms, &waited));
+	say("# settled after %d ms", ms + waited);
+}
