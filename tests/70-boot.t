@@ -25,6 +25,9 @@ for cfg in builtin modular; do
 	check "integration $cfg: builds and boots, every KTAP result ok" eval \
 		'passed && has "boot: PASS integration $cfg"'
 done
+run_tool "$T/boot.sh" integration modular
+check "a second boot of the same kernel, /init and command line reports the first one's result" eval \
+	'passed && has "boot: PASS integration modular" && has "(cached: this kernel and /init passed"'
 check "modular: the Samsung modules load in QEMU" eval \
 	'grep -qE "^ok [0-9]+ load clk-samsung" <<<"$out" && has "load rtc-s3c" && has "load exynos_chipid" && has "load exynos-usi" && ! grep -q "^not ok" <<<"$out"'
 all_loaded() {

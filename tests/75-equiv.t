@@ -13,7 +13,7 @@
 scratch_checkout
 use_boot_work
 # The same module orders every run, so that a failure here replays; make
-# equiv samples new ones each run.
+# equiv draws them from the series kernel, new ones for every change.
 export EQ_SEED=20261205
 rebuild_integration() { run_tool sh -c "'$T/topics.sh' && '$T/integration.sh'"; }
 rebuild_integration
@@ -34,6 +34,11 @@ check "on the six boards' own DTs too (all six arm64 clock drivers), in 12 order
 	grep -qE "^espresso +20/21 " <<<"$out"'
 check "the clock modules refuse removal in the guest" eval \
 	'! grep -q "refuse removal # " "$WORK"/equiv/*/b.log && grep -q "delete_module clk_exynos5433: Device or resource busy, as designed" "$WORK/equiv/exynos5433/b.log"'
+
+run_tool "$T/equiv.sh"
+check "a rerun with nothing changed takes all eight verdicts from the first run and boots nothing" eval \
+	'passed && [ "$(grep -c "PASS in an earlier run with the same kernels" <<<"$out")" = 8 ] && ! grep -q "order 2 " <<<"$out" &&
+	row exynos5433 && brow sadk'
 
 # One modular boot per run from here on.
 export EQ_ORDERS=1

@@ -27,8 +27,23 @@ take_lock
 
 o=$(kb_outdir "$rev" "$cfg")
 log=$LOGDIR/boot-$(kb_name "$rev")-$cfg.log
+mkdir -p "$WORK/boot-results"
+find "$WORK/boot-results" -type f -mtime +30 -delete	# unused for 30 days
 step "initramfs: /init + $(find "$o/staging/lib/modules/$(kb_release "$o")" -name '*.ko' | wc -l) modules for $(kb_release "$o")"
 kb_initramfs "$o" || die "no initramfs for $o (above)"
+
+# A boot that passed is not repeated for the same initramfs stamp (kernel
+# build, /init), command line, timeout and QEMU; QEMU_EXTRA may name files
+# whose content the key cannot see, so it always boots.
+key=$( { cat "$o/qemu/stamp" "$TOP/tools/boot.sh"; printf '%s\n' "$timeout_s" "${BOOT_APPEND:-}"; tool_versions; } |
+	sha256sum | cut -c1-40)
+res=$WORK/boot-results/$key
+if [ -z "${QEMU_EXTRA:-}" ] && [ -f "$res.verdict" ] && [ -f "$res.log" ]; then
+	cp "$res.log" "$log" && touch "$res.verdict" "$res.log"
+	kb_ktap "$log"
+	echo "$(cat "$res.verdict") (cached: this kernel and /init passed with this command line; console: $log)"
+	exit 0
+fi
 
 step "qemu: virt, cortex-a57, 512 MiB, timeout ${timeout_s}s (console: $log)"
 # shellcheck disable=SC2086 # QEMU_EXTRA is a list of arguments
@@ -38,7 +53,11 @@ kb_ktap "$log"
 case $KB_VERDICT in
 PASS\ *)
 	read -r _ passed total <<<"$KB_VERDICT"
-	printf 'boot: PASS %s %s %d/%d %ss\n' "$rev" "$cfg" "$passed" "$total" "$KB_SECS"
+	printf 'boot: PASS %s %s %d/%d %ss\n' "$rev" "$cfg" "$passed" "$total" "$KB_SECS" | tee "$res.verdict.new"
+	if [ -z "${QEMU_EXTRA:-}" ]; then
+		cp "$log" "$res.log" && mv "$res.verdict.new" "$res.verdict"
+	fi
+	rm -f "$res.verdict.new"
 	;;
 *)
 	if [ -s "$log.qemu" ]; then

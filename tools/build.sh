@@ -50,7 +50,8 @@ stamp=$( {
 	kb_config_stamp "$sha" "${KB_FRAGMENTS[@]}"
 	cat "$TOP/tools/build.sh" "$TOP/tools/kbuild.sh"
 } | sha256sum | cut -c1-40)
-if [ "$(cat "$o/.kb-build-stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$log" ] && [ -d "$o/staging" ]; then
+if [ "$(cat "$o/.kb-build-stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$log" ] && [ -d "$o/staging" ] &&
+	[ -f "$o/arch/arm64/boot/Image" ]; then
 	printf 'build: PASS %s %s %d modules %ds, unchanged since its last build (log: %s)\n' "$rev" "$cfg" \
 		"$(find "$o/staging" -name '*.ko' | wc -l)" $((SECONDS - start)) "$log"
 	exit 0

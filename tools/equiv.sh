@@ -20,7 +20,9 @@
 #   EQ_ORDERS    module orders to try on a modular EQ_B (default 12)
 #   EQ_ORDER     the module order of the series' first boot (default:
 #                modules.dep order), e.g. to make a probe defer past init
-#   EQ_SEED      seed of the order sample (default: from the clock; printed)
+#   EQ_SEED      seed of the order sample (default: from the series kernel
+#                and /init, so that a rerun of the same series replays the
+#                same orders and finds its results; printed)
 #   EQ_EXPECTED  the expectations file (default boot/equiv/expected-differences)
 #   EQ_DTSI_<soc>, EQ_REGS_<soc>   other SoC description files ('-' in
 #                <soc> spelled '_'), for both
@@ -40,22 +42,41 @@ socs=("$@")
 read -r rev_a cfg_a <<<"${EQ_A:-$(base_tag) builtin}"
 read -r rev_b cfg_b <<<"${EQ_B:-integration modular}"
 orders=${EQ_ORDERS:-12}
-seed=${EQ_SEED:-$(date +%s)}
 expected=${EQ_EXPECTED:-$TOP/boot/equiv/expected-differences}
 [ -f "$expected" ] || die "no expectations file $expected"
 timeout_s=${BOOT_TIMEOUT:-30}
 out=$WORK/equiv
-# Held for all boots: boot.sh sees it and builds under it.
+# Held for all builds and boots.
 take_lock
-mkdir -p "$out/cache"
+mkdir -p "$out/cache" "$out/results"
 # Cache entries no run has used for 30 days go (and ones never finished).
 find "$out/cache" -mindepth 1 -maxdepth 1 -type d -mtime +1 ! -exec test -f '{}/done' ';' -exec rm -rf '{}' + 2>/dev/null
-find "$out/cache" -mindepth 2 -maxdepth 2 -name 'done' -mtime +30 -printf '%h\0' | xargs -0 -r rm -rf
+find "$out/cache" "$out/results" -mindepth 2 -maxdepth 2 -name 'done' -mtime +30 -printf '%h\0' | xargs -0 -r rm -rf
 
-# Host tool: the register image generator.
-kb_regimg "$out/regimg" || die "boot/regimg.c does not compile (above)"
-# QEMU's own DT, which every SoC's DT starts from.
-kb_virt_dtb "$out/virt.dtb" || die "qemu could not dump its device tree (above)"
+# eq_kernel REV CONFIG: build REV CONFIG and its initramfs; prints the
+# initramfs stamp (kernel build and /init). Both kernels come first: the
+# stamps key the results below, and every boot after is QEMU alone.
+eq_kernel() {
+	local o log
+	log=$LOGDIR/equiv-build-$(kb_name "$1")-$2.log
+	step "equiv: build $1 $2 (log: $log)"
+	"$TOP/tools/build.sh" "$1" "$2" >"$log" 2>&1 || die "$1 $2 does not build: $log"
+	o=$(kb_outdir "$1" "$2")
+	kb_initramfs "$o" >>"$log" 2>&1 || die "no initramfs for $o: $log"
+	cat "$o/qemu/stamp"
+}
+stamp_a=$(eq_kernel "$rev_a" "$cfg_a")
+stamp_b=$(eq_kernel "$rev_b" "$cfg_b")
+seed=${EQ_SEED:-$((16#${stamp_b:0:7}))}
+
+# eq_dt_tools: the register image generator, and QEMU's own DT, which
+# every SoC's DT starts from. Once per run, when a DT is to be made.
+eq_dt_tools() {
+	[ -z "${dt_tools_done:-}" ] || return 0
+	kb_regimg "$out/regimg" || die "boot/regimg.c does not compile (above)"
+	kb_virt_dtb "$out/virt.dtb" || die "qemu could not dump its device tree (above)"
+	dt_tools_done=1
+}
 
 # eq_board_inputs: for the SoCs given as a real board (board = in their
 # .conf): the graft tool, the compatibles the series' modules bind (from
@@ -67,9 +88,7 @@ eq_board_inputs() {
 	[ -z "${board_inputs_done:-}" ] || return 0
 	gcc -O2 -Wall -Wextra -Werror -o "$out/graft" "$TOP/boot/graft.c" -lfdt ||
 		die "boot/graft.c does not compile (above; libfdt-dev comes with make deps)"
-	step "equiv: $rev_b modular, for the compatibles its modules bind"
-	"$TOP/tools/build.sh" "$rev_b" modular >"$LOGDIR/equiv-build-modular.log" 2>&1 ||
-		die "$rev_b modular does not build: $LOGDIR/equiv-build-modular.log"
+	[ "$cfg_b" = modular ] || eq_kernel "$rev_b" modular >/dev/null
 	o=$(kb_outdir "$rev_b" modular)
 	kb_samsung_compatibles "$o" "$rev_a" >"$out/compat.new" && [ -s "$out/compat.new" ] ||
 		die "no compatibles in the modules of $o"
@@ -89,6 +108,7 @@ eq_dtb() {
 	v=EQ_DTSI_$n w=EQ_DTSI_${side}_$n dtsi=${!w:-${!v:-$TOP/boot/soc/$soc.dtsi}}
 	v=EQ_REGS_$n w=EQ_REGS_${side}_$n regs=${!w:-${!v:-$TOP/boot/soc/$soc.regs}}
 	board=$(conf_get "$TOP/boot/soc/$soc.conf" board "")
+	eq_dt_tools
 	if [ -n "$board" ]; then
 		eq_board_inputs
 		kb_make "$WORK/build/dtbs" -s "$board.dtb" || die "$board.dtb does not build (above)"
@@ -125,33 +145,36 @@ eq_append() {
 	printf '%s\n' "$a"
 }
 
-# eq_boot NAME REV CONFIG SOC DIR SIDE [APPEND]: boot REV CONFIG on the
-# SoC of DIR/SIDE (eq_dtb); the first boot of a kernel in this run goes
-# through boot.sh (build, initramfs), later ones, on any SoC, rerun QEMU on
-# the same initramfs. Leaves DIR/NAME.log and DIR/NAME.state.
-declare -A booted=()
+# eq_boot NAME REV CONFIG SOC DIR SIDE [APPEND]: boot REV CONFIG (built
+# by eq_kernel) on the SoC of DIR/SIDE (eq_dtb). Leaves DIR/NAME.log and
+# DIR/NAME.state.
 eq_boot() {
-	local name=$1 rev=$2 cfg=$3 soc=$4 d=$5 hw=$5/$6 app=${7:-} o rc=0 start verdict qx
-	o=$(kb_outdir "$rev" "$cfg")
-	qx="-dtb $hw/soc.dtb $(tr '\n' ' ' <"$hw/loader.args")"
-	start=$EPOCHREALTIME
-	if [ -z "${booted["$rev $cfg"]:-}" ]; then
-		QEMU_EXTRA=$qx BOOT_APPEND="$(eq_append "$soc") $app" BOOT_TIMEOUT=$timeout_s \
-			"$TOP/tools/boot.sh" "$rev" "$cfg" >"$d/$name.boot" 2>&1 || rc=$?
-		cp "$LOGDIR/boot-$(kb_name "$rev")-$cfg.log" "$d/$name.log"
-		[ $rc != 0 ] || booted["$rev $cfg"]=1
-		verdict=$(grep -E '^boot: ' "$d/$name.boot" | tail -n1)
-		[ -n "$verdict" ] || verdict="boot: FAIL $(tail -n3 "$d/$name.boot" | tr '\n' ' ')"
-	else
-		# shellcheck disable=SC2086 # qx is a list of arguments
-		kb_boot "$o" "$d/$name.log" "$timeout_s" "$(eq_append "$soc") $app" $qx
-		verdict="boot: $KB_VERDICT"
-	fi
+	local name=$1 rev=$2 cfg=$3 soc=$4 d=$5 hw=$5/$6 app=${7:-}
+	# shellcheck disable=SC2046 # the loader options are a list of arguments
+	kb_boot "$(kb_outdir "$rev" "$cfg")" "$d/$name.log" "$timeout_s" "$(eq_append "$soc") $app" \
+		-dtb "$hw/soc.dtb" $(cat "$hw/loader.args")
+	eq_verdict="boot: $KB_VERDICT"
+	eq_secs=$KB_SECS
 	eq_state "$d/$name.log" >"$d/$name.state"
-	eq_secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 	eq_deferrals=$(tr -d '\r' <"$d/$name.log" | sed -n 's/^# deferrals: //p' | tail -n1)
-	eq_verdict=$verdict
-	case $verdict in "boot: PASS"*) return 0 ;; *) return 1 ;; esac
+	case $eq_verdict in "boot: PASS"*) return 0 ;; *) return 1 ;; esac
+}
+
+# eq_result_key SOC: everything the SoC's verdict depends on: both kernels
+# with their /init, the SoC's description and any override of it, the
+# tools that make its DT and judge it, the expectations and the orders.
+eq_result_key() {
+	local n=${1//-/_} v
+	{
+		echo "$stamp_a $stamp_b $orders $seed ${EQ_ORDER:-} $timeout_s"
+		for v in EQ_DTSI_$n EQ_REGS_$n EQ_DTSI_A_$n EQ_REGS_A_$n EQ_DTSI_B_$n EQ_REGS_B_$n; do
+			echo "$v=${!v:-}"
+			[ -z "${!v:-}" ] || cat "${!v}"
+		done
+		cat "$TOP/boot/soc/$1".* "$expected" "$TOP/boot/graft.c" "$TOP/boot/regimg.c" \
+			"$TOP/tools/equiv.sh" "$TOP/tools/equiv-state.sh" "$TOP/tools/kbuild.sh"
+		tool_versions
+	} | sha256sum | cut -c1-40
 }
 
 # eq_failed NAME DIR: after a boot that crashed, the console from its
@@ -215,6 +238,14 @@ table=()
 json=()
 for soc in "${socs[@]}"; do
 	[ -f "$TOP/boot/soc/$soc.conf" ] || die "unknown SoC '$soc': boot/soc/$soc.conf does not exist"
+	res=$out/results/$(eq_result_key "$soc")
+	if [ -f "$res/done" ]; then
+		echo "equiv: $soc: PASS in an earlier run with the same kernels, /init, DT, registers and orders ($(cat "$res/when"); $res)"
+		touch "$res/done"
+		table+=("$(cat "$res/row")")
+		json+=("$(cat "$res/json")")
+		continue
+	fi
 	d=$out/$soc
 	rm -rf "$d"
 	mkdir -p "$d"
@@ -230,13 +261,11 @@ for soc in "${socs[@]}"; do
 	printf 'equiv: %s baseline %s, %ss\n' "$soc" "${eq_verdict#boot: }" "$eq_secs"
 	state_a=$d/a.state
 
-	perm=$(eq_clk_modules "$rev_b" "$cfg_b" 2>/dev/null || true)
+	perm=$(eq_clk_modules "$rev_b" "$cfg_b")
 	step "equiv $soc: series $rev_b $cfg_b"
 	if eq_boot b "$rev_b" "$cfg_b" "$soc" "$d" B "${EQ_ORDER:+eq_order=$EQ_ORDER }${perm:+eq_permanent=$perm}"; then :; else soc_fail=1 && eq_failed b "$d"; fi
 	printf 'equiv: %s series %s, %ss\n' "$soc" "${eq_verdict#boot: }" "$eq_secs"
 	defs="${eq_deferrals:-?}"
-	# eq_modules needs the build, which the boot just made.
-	perm=$(eq_clk_modules "$rev_b" "$cfg_b")
 	read -r n_exp n_unexp <<<"$(eq_compare "$state_a" "$d/b.state" "$d/diff" "$expected")"
 	cp "$d/diff" "$LOGDIR/equiv-$soc.diff"
 	if [ "$n_unexp" -gt 0 ]; then
@@ -283,7 +312,15 @@ for soc in "${socs[@]}"; do
 		"$n_exp" "$n_unexp" "$([ $soc_fail = 0 ] && echo PASS || echo FAIL)")")
 	json+=("$(printf '{"soc":"%s","devices_bound":%d,"devices":%d,"clocks":%d,"pins":%d,"deferrals":"%s","orders":%d,"expected":%d,"unexpected":%d,"pass":%s}' \
 		"$soc" "$bound" "$ndev" "$clocks" "$pins" "$defs" "$tried" "$n_exp" "$n_unexp" "$([ $soc_fail = 0 ] && echo true || echo false)")")
-	[ $soc_fail = 0 ] || fail=1
+	if [ $soc_fail = 0 ]; then
+		mkdir -p "$res"
+		echo "${table[-1]}" >"$res/row"
+		echo "${json[-1]}" >"$res/json"
+		date -u '+%Y-%m-%d %H:%M UTC' >"$res/when"
+		touch "$res/done"
+	else
+		fail=1
+	fi
 done
 
 echo "equiv: $rev_a $cfg_a against $rev_b $cfg_b, seed $seed"

@@ -273,16 +273,22 @@ kb_soc_dtb() {
 kb_regimg() { gcc -O2 -Wall -Wextra -Werror -o "$1" "$TOP/boot/regimg.c"; }
 
 # kb_initramfs O: O/qemu/initramfs.cpio, boot/agent/ as /init and the
-# modules staged in build directory O.
+# modules staged in build directory O. O/qemu/stamp identifies it (the
+# build's stamp, /init's source, this file): with neither changed since,
+# the cpio is kept.
 kb_initramfs() {
-	local q=$1/qemu rel
+	local q=$1/qemu rel stamp
+	stamp=$( { cat "$1/.kb-build-stamp" && cat "$TOP"/boot/agent/* "$TOP/tools/kbuild.sh"; } 2>/dev/null | sha256sum | cut -c1-40)
+	if [ -f "$1/.kb-build-stamp" ] && [ -f "$q/initramfs.cpio" ] && [ "$(cat "$q/stamp" 2>/dev/null)" = "$stamp" ]; then
+		return 0
+	fi
 	rel=$(kb_release "$1")
 	rm -rf "$q" && mkdir -p "$q/root/lib/modules" || return 1
 	kb_build_init "$q/root/init" || { echo "boot/agent/ does not compile (above)" >&2; return 1; }
 	cp -a "$1/staging/lib/modules/$rel" "$q/root/lib/modules/" &&
 		# build and source point into this host's WORK: not for the guest.
 		rm -f "$q/root/lib/modules/$rel/build" "$q/root/lib/modules/$rel/source" &&
-		kb_cpio "$q/root" "$q/initramfs.cpio"
+		kb_cpio "$q/root" "$q/initramfs.cpio" && echo "$stamp" >"$q/stamp"
 }
 
 # kb_boot O LOG TIMEOUT APPEND [QEMU ARG...]: boot build directory O's

@@ -28,6 +28,7 @@ knobs() {
   GATES="checkpatch scope provenance kconfig kconfig-matrix coccicheck sparse modpost bisect arm32"
                                   the gates make check runs, in this order
   GATE_RESULTS=$WORK/results      where gates keep results keyed by their inputs
+  GATE_JSON=                      a file a gate run alone appends its verdict to, as JSON (make check sets it)
   BOOT_TIMEOUT=120 (equiv: 30)    seconds before QEMU is killed
   BOOT_APPEND=                    extra kernel command line of tools/boot.sh
   QEMU_EXTRA=                     extra qemu-system-aarch64 arguments of tools/boot.sh
@@ -35,16 +36,16 @@ knobs() {
   EQ_B="integration modular"      the series side of the equivalence suite
   EQ_ORDERS=12                    module orders per SoC on a modular series side
   EQ_ORDER=                       the module order of the series' first boot
-  EQ_SEED=<time>                  seed of the sampled module orders (printed, to replay)
+  EQ_SEED=<from the series kernel>   seed of the sampled module orders (printed, to replay)
   EQ_EXPECTED=boot/equiv/expected-differences   the expected differences
   EQ_DTSI_<soc>, EQ_REGS_<soc>, EQ_DTSI_B_<soc>, EQ_REGS_B_<soc>
                                   other SoC descriptions, for both sides or the series only
   FRESH_BUILD=$WORK/build/integration-modular   the booted build make fresh-check reuses
   FRESH_PROBES=<all>              the fresh-check probes to run
   URL=<the tree>                  the repository make request-pull names
-  RUNS=5, GATE_RUNS=3, EQUIV_RUNS=3, COLD_RUNS=1   make bench: runs per figure
+  RUNS=3, GATE_RUNS=3, EQUIV_RUNS=3, COLD_RUNS=1   make bench: runs per figure
   BENCH_WORK=$WORK-bench          make bench's own WORK
-  BENCH_EQUIV=0, BENCH_COLD=0     make bench: also time the equivalence suite, a cold make test
+  BENCH_EQUIV=0, BENCH_COLD=0     make bench: also time the equivalence suite; a cold make and make test
   TEST_ROOT=/var/tmp/exynos-gki-tests   make test's scratch directory
 EOF_KNOBS
 }
