@@ -69,4 +69,17 @@ run_tool "$T/topics.sh"
 check "a user's own git am in progress is not aborted" eval 'failed &&
 	has "git am or merge in progress that exynos-gki did not start" && test -d "$KSRC/.git/rebase-apply"'
 kgit am --abort
+
+# A topic branch moved by hand (a commit not exported yet) is not reset
+# to what the exported patches say, and the message names both ways out.
+run_tool "$T/topics.sh"
+moved=$(kgit commit-tree "topic/soc^{tree}" -p topic/soc -m "soc: samsung: local work")
+kgit update-ref refs/heads/topic/soc "$moved"
+run_tool "$T/topics.sh"
+check "moved branch: refused, naming make export and branch -D" eval 'failed &&
+	has "topic/soc in $KSRC has moved since make topics built it" && has "make export TOPIC=soc" && has "branch -D topic/soc"'
+check "moved branch: the local commit is still there" eval '[ "$(kgit rev-parse topic/soc)" = "$moved" ]'
+kgit branch -q -D topic/soc
+run_tool "$T/topics.sh"
+check "moved branch: after dropping it, the rerun builds it again" eval 'passed && [ "$(kgit rev-parse topic/soc)" != "$moved" ]'
 done_testing

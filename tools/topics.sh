@@ -40,6 +40,10 @@ build_topic() {
 	key=$(topic_key "$t" "$base") || return 1
 	if [ "$(cat "$STATE/topic-$t.key" 2>/dev/null)" = "$key" ] &&
 		kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
+		# A branch moved since it was built (work not exported yet) is
+		# neither what topics/$t/ says nor to be thrown away.
+		[ ! -f "$STATE/topic-$t.sha" ] || [ "$(kgit rev-parse "refs/heads/$branch")" = "$(cat "$STATE/topic-$t.sha")" ] ||
+			die "$branch in $KSRC has moved since make topics built it from topics/$t/: export it (make export TOPIC=$t) or drop it (git -C $KSRC branch -D $branch), then rerun"
 		return 0
 	fi
 	log=$LOGDIR/topics-$t.log
@@ -55,6 +59,7 @@ build_topic() {
 	fi
 	kgit update-ref -m "make topics" "refs/heads/$branch" HEAD
 	echo "$key" >"$STATE/topic-$t.key"
+	kgit rev-parse HEAD >"$STATE/topic-$t.sha"
 	end_tree_op
 }
 
