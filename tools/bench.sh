@@ -23,11 +23,12 @@
 #                    many minutes); their floor: one cold build per distinct
 #                    configuration the run built, a cold build timed apart
 # It edits a scratch copy of this checkout, never the checkout itself.
+# Its WORK is chosen before lib.sh derives the tree's path from it.
+WORK=${BENCH_WORK:-${WORK:-/var/cache/exynos-gki}-bench}
+export WORK
 . "$(dirname "$0")/lib.sh"
 
 RUNS=${RUNS:-3}
-export WORK=${BENCH_WORK:-$WORK-bench}
-mkdir -p "$WORK"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 (cd "$TOP" && git ls-files -z | xargs -0 cp -P --parents -t "$scratch")
@@ -41,8 +42,13 @@ time_it() {
 	"$@" >>"$WORK/bench.log" 2>&1 || die "benchmark step failed: $* (see $WORK/bench.log)"
 	awk -v a="$s" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f\n", b - a }'
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f", m }'; }
-report() { printf '%-16s median %7ss over %d runs: %s\n' "$1" "$(tr ' ' '\n' <<<"$2" | median)" "$(wc -w <<<"$2")" "$2"; }
+# median: of the numbers on stdin, one per line (blank lines ignored).
+median() { grep . | sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f", m }'; }
+# report NAME TIMES: one line, unless nothing was timed (RUNS=0).
+report() {
+	[ -n "${2// /}" ] || return 0
+	printf '%-16s median %7ss over %d runs:%s\n' "$1" "$(tr ' ' '\n' <<<"$2" | median)" "$(wc -w <<<"$2")" "$2"
+}
 
 step "preparing $WORK (the main job once)"
 "$T/pipeline.sh" >>"$WORK/bench.log" 2>&1 || die "the main job fails in $WORK: see $WORK/bench.log"
