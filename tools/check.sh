@@ -58,7 +58,7 @@ for target in $targets; do
 		verdict=$cache/$gate-$target.json
 		key=$(input_key "$gate" "$target")
 		start=$EPOCHREALTIME
-		if [ -f "$cache/$gate-$target.key" ] && [ "$(cat "$cache/$gate-$target.key")" = "$key" ]; then
+		if [ -f "$cache/$gate-$target.key" ] && [ -f "$verdict" ] && [ "$(cat "$cache/$gate-$target.key")" = "$key" ]; then
 			cached=true
 			cp "$cache/$gate-$target.log" "$log"
 		else
