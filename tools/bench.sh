@@ -44,10 +44,12 @@ time_it() {
 }
 # median: of the numbers on stdin, one per line (blank lines ignored).
 median() { grep . | sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f", m }'; }
+# med TIMES: the median of a space-separated list.
+med() { tr ' ' '\n' <<<"$1" | median; }
 # report NAME TIMES: one line, unless nothing was timed (RUNS=0).
 report() {
 	[ -n "${2// /}" ] || return 0
-	printf '%-16s median %7ss over %d runs:%s\n' "$1" "$(tr ' ' '\n' <<<"$2" | median)" "$(wc -w <<<"$2")" "$2"
+	printf '%-16s median %7ss over %d runs:%s\n' "$1" "$(med "$2")" "$(wc -w <<<"$2")" "$2"
 }
 
 step "preparing $WORK (the main job once)"
@@ -123,7 +125,6 @@ budget() {
 	esac
 	budgets+=("$(printf '%-28s %10s %9s %6s %10s  %s' "$1" "$2" "$3" "$ratio" "$([[ $4 == *x ]] && echo "$4 floor" || echo "$4")" "$verdict")")
 }
-med() { tr ' ' '\n' <<<"$1" | median; }
 budget "warm no-op make" "$(med "$make0")" - 10
 budget "make check after one patch" "$(med "$chk1")" "$(med "$floor")" 3x
 
