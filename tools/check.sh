@@ -7,7 +7,7 @@
 # commits, the topic's files) are unchanged.
 . "$(dirname "$0")/lib.sh"
 
-GATES=${GATES:-checkpatch scope provenance kconfig kconfig-matrix coccicheck sparse modpost bisect arm32}
+GATES=${GATES:-checkpatch scope provenance kconfig kconfig-matrix coccicheck exports sparse modpost bisect arm32}
 take_lock
 targets=${1:-"$(topic_list | tr '\n' ' ')integration"}
 cache=$WORK/check-cache

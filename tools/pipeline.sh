@@ -25,7 +25,7 @@ knobs() {
   TARBALL=/usr/src/linux-source-6.1.tar.xz   the Debian kernel source the tree is imported from
   BUILD_NAME=<revision>           build directory name (the gates use "gate": one per config)
   EXTRA_FRAGMENT=                 extra config fragment(s), merged last
-  GATES="checkpatch scope provenance kconfig kconfig-matrix coccicheck sparse modpost bisect arm32"
+  GATES="checkpatch scope provenance kconfig kconfig-matrix coccicheck exports sparse modpost bisect arm32"
                                   the gates make check runs, in this order
   GATE_RESULTS=$WORK/results      where gates keep results keyed by their inputs
   GATE_JSON=                      a file a gate run alone appends its verdict to, as JSON (make check sets it)
