@@ -5,6 +5,8 @@
 # message types listed in topics/<t>/checkpatch.profile, one per line with
 # the reason ("TYPE  reason"); a line without a reason is itself an error.
 . "$(dirname "$0")/lib.sh"
+/usr/bin/python3 -c 'import ply' 2>/dev/null ||
+	gate_fail "python3-ply is missing (checkpatch's SPDX check needs it): run make deps"
 
 [ "$TARGET" = integration ] && gate_skip "integration adds only merges and the manifest"
 profile=$(topic_dir "$TARGET")/checkpatch.profile
@@ -27,7 +29,9 @@ while read -r p; do
 	n=$((n + 1))
 	# From a scratch directory: --strict caches CamelCase names in a file in
 	# the current directory, which must not land in the kernel tree.
-	out=$(cd "$scratch" && GIT_DIR=$KSRC/.git "$KSRC/scripts/checkpatch.pl" --root="$KSRC" \
+	# Debian's python3 first: checkpatch runs scripts/spdxcheck.py on new
+	# files' SPDX lines, which needs python3-ply (make deps installs it).
+	out=$(cd "$scratch" && PATH=/usr/bin:$PATH GIT_DIR=$KSRC/.git "$KSRC/scripts/checkpatch.pl" --root="$KSRC" \
 		--strict --terse --show-types --no-summary ${ignore:+--ignore "$ignore"} "$p" 2>&1) || true
 	e=$(grep -c ': ERROR:' <<<"$out" || true)
 	w=$(grep -c ': WARNING:' <<<"$out" || true)

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# coccicheck gate, through the kernel's own 'make coccicheck':
-#  1. The topic's rule (topic.conf 'cocci') in MODE=report and MODE=patch
-#     over the topic's F: directories: nothing at the topic tip (the topic
-#     is a fixed point of its rule) and, when the topic changes C files
-#     there, findings at the base (the rule has teeth). A topic that changes
-#     no C file has the base's code: both must be clean, and the rule's
-#     teeth are shown by the seeded defect in tests/80-gates-build.t.
+# coccicheck gate:
+#  1. The topic's rules (topic.conf 'cocci', one or more) in report and
+#     patch mode over the .c and .h files of the topic's F: directories:
+#     nothing at the topic tip (the topic is a fixed point of its rules)
+#     and, when the topic changes C files there, findings at the base (the
+#     rules have teeth). A topic that changes no C file has the base's
+#     code: both must be clean, and the rules' teeth are shown by the
+#     seeded defects in tests/58 and tests/80. The rules see one file at a
+#     time, so each file's result is cached by rule, mode and file content,
+#     and spatch runs, as scripts/coccicheck would run it (the rule's own
+#     '// Options:'), only on files not seen before, on every core.
 #  2. The kernel's scripts/coccinelle collection on the C files the topic
-#     touches: no finding that the base does not have.
+#     touches: no finding that the base does not have (the base is read
+#     only by the scripts that find something at the tip).
 . "$(dirname "$0")/lib.sh"
 need spatch coccinelle
 take_lock
@@ -18,65 +23,135 @@ base=$(base_tag)
 if [ "$TARGET" = integration ]; then rev=integration topics=$(topic_list)
 else rev=$(topic_branch "$TARGET") topics=$TARGET; fi
 o=$WORK/build/coccicheck
-cache=$WORK/coccicheck-cache
+cache=$WORK/coccicheck-cache/rules
 mkdir -p "$o" "$cache"
 
-# The F: directories of the topics whose rules run (files count by dir).
+# The F: directories and files of the topics whose rules run.
 dirs_of() {
 	awk -v b="$(topic_branch "$1")" '/^$/ { if (hit) exit; f = "" } /^T:/ && $4 == b { hit = 1 } /^F:/ { f = f $2 "\n" }
 		END { if (hit) printf "%s", f }' "$TOP/MAINTAINERS.local" |
-		sed -e '\|^arch/|d' -e 's|/$||' -e '/\.[ch]$/s|/[^/]*$||' | sort -u
+		sed -e '\|^arch/|d' -e 's|/$||' | sort -u
 }
 
-# coccicheck REV RULE MODE: the findings (report) or diff (patch) of the
-# rule over $dirs at REV. Cached by rule, directory tree and mode. Returns
-# non-zero when spatch fails: the caller fails the gate (not from inside a
-# command substitution, where the exit would only end the subshell).
-coccicheck() {
-	local r=$1 rule=$2 mode=$3 d key
-	for d in $dirs; do
-		key=$(printf '%s %s %s' "$(sha256sum <"$TOP/$rule")" "$(kgit rev-parse "$r:$d")" "$mode" | sha256sum | cut -c1-32)
-		if [ ! -f "$cache/$key" ]; then
-			begin_tree_op "coccicheck: checkout $r"
-			kgit checkout -q --detach "$r"
-			make -s -C "$KSRC" O="$o" ARCH=arm64 coccicheck COCCI="$TOP/$rule" MODE="$mode" M="$KSRC/$d" \
-				>"$cache/$key.tmp" 2>&1 || { cat "$cache/$key.tmp" >&2; echo "make coccicheck failed at $r on $d" >&2; return 1; }
-			end_tree_op
-			grep -v -e '^Please check for false positives' -e '^When using "patch" mode' -e '^$' \
-				-e '^/usr/bin/spatch ' "$cache/$key.tmp" | sed "s|$KSRC/||g" >"$cache/$key" || true
+# topic_rule REV RULE MODE [DEFINES]: the findings (report) or diff (patch)
+# of RULE, with spatch's -D options DEFINES, over the files of $dirs at REV. Returns non-zero when spatch fails: the
+# caller fails the gate (not from inside a command substitution, where
+# the exit would only end the subshell).
+topic_rule() {
+	local r=$1 rule=$2 mode=$3 defs=${4-} rb blob path key todo=()
+	rb=$({ cat "$TOP/$rule"; echo "$defs"; declare -f cocci_files; } | sha256sum | cut -c1-32)
+	# shellcheck disable=SC2086 # one pathspec per directory
+	while read -r _ _ blob path; do
+		key=$(printf '%s %s %s %s' "$rb" "$mode" "$blob" "$path" | sha256sum | cut -c1-32)
+		echo "$key" >>"$o/rule.keys"
+		[ -f "$cache/$key" ] || todo+=("$key:$path")
+	done < <(kgit ls-tree -r "$r" -- $dirs | grep -E '\.[ch]$')
+	if [ ${#todo[@]} -gt 0 ]; then
+		begin_tree_op "coccicheck: checkout $r"
+		kgit checkout -q --detach "$r"
+		end_tree_op
+		# shellcheck disable=SC2016 # expanded by the job's shell
+		printf '%s\n' "${todo[@]}" | xargs -r -P "$(nproc)" -n 8 bash -c 'cocci_files "$@"' _ \
+			"$KSRC" "$cache" "$TOP/$rule" "$mode" "$defs" 2>"$o/rule.err" || true
+		if [ -s "$o/rule.err" ]; then
+			cat "$o/rule.err" >&2
+			return 1
 		fi
-		cat "$cache/$key"
+	fi
+}
+
+# cocci_files KSRC CACHE RULE MODE DEFINES KEY:FILE...: one spatch per
+# FILE, its output to CACHE/KEY.
+cocci_files() {
+	local k=$1 c=$2 rule=$3 mode=$4 defs=$5 kf opt
+	shift 5
+	opt=$(sed -n 's|^// Options:||p' "$rule" | head -n1)
+	for kf; do
+		# shellcheck disable=SC2086 # the rule's options and defines are word lists
+		(cd "$k" && spatch -D "$mode" $defs --very-quiet $opt --patch . --cocci-file "$rule" "${kf#*:}") >"$c/${kf%%:*}.tmp" 2>"$c/${kf%%:*}.err" || {
+			echo "spatch -D $mode failed on ${kf#*:}: $(head -c 300 "$c/${kf%%:*}.err")" >&2
+			rm -f "$c/${kf%%:*}.tmp" "$c/${kf%%:*}.err"
+			return 255
+		}
+		rm -f "$c/${kf%%:*}.err"
+		mv "$c/${kf%%:*}.tmp" "$c/${kf%%:*}"
 	done
+}
+export -f cocci_files
+
+# defs_of RULE: set defs to the -D options of $defines that RULE declares.
+defs_of() {
+	local d
+	defs=
+	for d in $defines; do
+		if grep -qx "virtual $d" "$TOP/$1"; then defs="$defs${defs:+ }-D $d"; fi
+	done
+}
+
+# rule_run REV RULE MODE [DEFINES]: topic_rule's output, from the cache.
+rule_run() {
+	: >"$o/rule.keys"
+	topic_rule "$@" || return
+	sed "s|^|$cache/|" "$o/rule.keys" | xargs -r cat
 }
 
 bad=0 summary=
 for t in $topics; do
-	rule=$(conf_get "$TOP/topics/$t/topic.conf" cocci)
-	[ -f "$TOP/$rule" ] || gate_fail "$rule does not exist: write the topic's rule or fix topics/$t/topic.conf"
+	rules=$(conf_get "$TOP/topics/$t/topic.conf" cocci)
+	# Optional parts of the rules the topic needs ('cocci-defines', each
+	# passed as -D to the rules that declare it virtual).
+	defines=$(conf_get "$TOP/topics/$t/topic.conf" cocci-defines "")
 	dirs=$(dirs_of "$t")
 	[ -n "$dirs" ] || gate_fail "MAINTAINERS.local gives topic $t no source directory to check"
-	t0=$SECONDS
-	for run in "$rev report tip_r" "$rev patch tip_p" "$base report base_r"; do
-		read -r r mode v <<<"$run"
-		coccicheck "$r" "$rule" "$mode" >"$o/$v" || gate_fail "$rule: make coccicheck MODE=$mode failed at $r (above)"
+	nb_all=0
+	for rule in $rules; do
+		[ -f "$TOP/$rule" ] || gate_fail "$rule does not exist: write the topic's rule or fix topics/$t/topic.conf"
+		defs_of "$rule"
+		t0=$SECONDS
+		for run in "$rev report tip_r" "$rev patch tip_p" "$base report base_r"; do
+			read -r r mode v <<<"$run"
+			rule_run "$r" "$rule" "$mode" "$defs" >"$o/$v" || gate_fail "$rule: spatch -D $mode failed at $r (above)"
+		done
+		tip_r=$(grep -E '^[^ ]+:[0-9]+:' "$o/tip_r" || true)
+		tip_p=$(grep -E '^[-+]' "$o/tip_p" | grep -v -E '^(\+\+\+|---) ' || true)
+		base_r=$(grep -E '^[^ ]+:[0-9]+:' "$o/base_r" || true)
+		nt=$(grep -c . <<<"$tip_r" || true) np=$(grep -c . <<<"$tip_p" || true) nb=$(grep -c . <<<"$base_r" || true)
+		[ -n "$tip_r" ] && echo "$tip_r" | sed "s|^|$rule at $rev: |"
+		[ -n "$tip_p" ] && echo "$rule at $rev proposes $np changed lines"
+		[ "$nt$np" = 00 ] || bad=$((bad + 1))
+		nb_all=$((nb_all + nb))
+		summary="$summary${summary:+; }$rule${defs:+ ($defs)}: $nt reports + $np diff lines at tip, $nb reports at base, $((SECONDS - t0))s"
 	done
-	tip_r=$(grep -E '^[^ ]+:[0-9]+:' "$o/tip_r" || true)
-	tip_p=$(grep -E '^[-+]' "$o/tip_p" | grep -v -E '^(\+\+\+|---) ' || true)
-	base_r=$(grep -E '^[^ ]+:[0-9]+:' "$o/base_r" || true)
-	nt=$(grep -c . <<<"$tip_r" || true) np=$(grep -c . <<<"$tip_p" || true) nb=$(grep -c . <<<"$base_r" || true)
-	[ -n "$tip_r" ] && echo "$tip_r" | sed "s|^|$rule at $rev: |"
-	[ -n "$tip_p" ] && echo "$rule at $rev proposes $np changed lines"
 	# A clean base is allowed only where topic.conf says why (cocci-clean-base).
 	clean=$(conf_get "$TOP/topics/$t/topic.conf" cocci-clean-base "")
 	# shellcheck disable=SC2046 # one pathspec per directory
-	if [ "$nt$np" != 00 ]; then bad=$((bad + 1))
-	elif [ "$nb" = 0 ] && [ "$TARGET" != integration ] && [ -z "$clean" ] &&
-		[ -n "$(kgit diff --name-only "$base..$rev" -- $(for d in $dirs; do echo "$d/*.c"; done))" ]; then
-		echo "$rule finds nothing at the base, yet the topic changes C files under $dirs: the rule has no teeth" \
+	if [ "$nb_all" = 0 ] && [ "$TARGET" != integration ] && [ -z "$clean" ] &&
+		[ -n "$(kgit diff --name-only "$base..$rev" -- $(for d in $dirs; do case $d in *.[ch]) echo "$d" ;; *) echo "$d/*.c" ;; esac; done))" ]; then
+		echo "the rules of $t find nothing at the base, yet the topic changes C files under $dirs: they have no teeth" \
 			"(or say why the base is clean: 'cocci-clean-base =' in topics/$t/topic.conf)"
 		bad=$((bad + 1))
 	fi
-	summary="$summary${summary:+; }$rule: $nt reports + $np diff lines at tip, $nb reports at base${clean:+ (clean base: $clean)}, $((SECONDS - t0))s"
+	[ -n "$clean" ] && summary="$summary (clean base: $clean)"
+	# A commit that topic.conf says the rules generate ('cocci-commit =
+	# SUBJECT') is their output, unedited, on its parent (same patch-id).
+	gen=$(conf_get "$TOP/topics/$t/topic.conf" cocci-commit "")
+	[ -n "$gen" ] && [ "$TARGET" != integration ] || continue
+	c=$(commit_by_subject "$t" "$gen") || gate_fail "no commit '$gen' in $t (topics/$t/topic.conf cocci-commit)"
+	: >"$o/gen.diff"
+	for rule in $rules; do
+		defs_of "$rule"
+		rule_run "$c^" "$rule" patch "$defs" >>"$o/gen.diff" || gate_fail "$rule: spatch -D patch failed at $c^ (above)"
+	done
+	# spatch heads each file "diff -u -p a/F b/F"; patch-id hashes the
+	# file names of git's "diff --git" form.
+	want=$(sed 's|^diff -u -p a/\(.*\) b/.*|diff --git a/\1 b/\1|' "$o/gen.diff" | kgit patch-id --stable | cut -d' ' -f1)
+	have=$(kgit show "$c" | kgit patch-id --stable | cut -d' ' -f1)
+	if [ -n "$want" ] && [ "$want" = "$have" ]; then
+		summary="$summary; '$gen' is their output"
+	else
+		echo "'$gen' is not the unedited output of $rules on its parent ($(grep -c '^[-+][^-+]' "$o/gen.diff" || true) changed lines from the rules)"
+		bad=$((bad + 1))
+	fi
 done
 
 # The kernel's own collection (the scripts of the base), on the C files the
@@ -115,9 +190,10 @@ cocci_batch() {
 export -f cocci_batch
 skipped=$(kgit grep -l -E '^@[^@]*script:ocaml' "$base" -- scripts/coccinelle | sed "s|^$base:||" || true)
 
-# collection REV: the findings at REV, sorted.
+# collection REV [SCRIPT...]: the findings at REV (of the named scripts
+# only, by file name, when given), sorted.
 collection() {
-	local r=$1 f s sblob key jobs
+	local r=$1 only=${2-} f s sblob key jobs
 	begin_tree_op "coccicheck: checkout $r"
 	kgit checkout -q --detach "$r"
 	end_tree_op
@@ -129,6 +205,7 @@ collection() {
 	done
 	while read -r sblob s; do
 		grep -qxF "$s" <<<"$skipped" && continue
+		[ -z "$only" ] || grep -qxF "${s##*/}" <<<"$only" || continue
 		jobs=
 		for f in "${!fb[@]}"; do
 			key=$(printf '%s %s %s %s' "$sblob" "$f" "${fb[$f]}" "${hd[$f]}" | sha256sum | cut -c1-32)
@@ -149,7 +226,13 @@ collection() {
 new=0 t0=$SECONDS
 if [ -n "$files" ]; then
 	collection "$rev" >"$o/collection.tip" || gate_fail "the scripts/coccinelle collection failed at $rev (above)"
-	collection "$base" >"$o/collection.base" || gate_fail "the scripts/coccinelle collection failed at $base (above)"
+	# A script that finds nothing at the tip cannot find anything new.
+	hit=$(sed -n 's/^\([^ :]*\.cocci\): .*/\1/p' "$o/collection.tip" | sort -u)
+	: >"$o/collection.base"
+	if [ -n "$hit" ]; then
+		collection "$base" "$hit" >"$o/collection.base" ||
+			gate_fail "the scripts/coccinelle collection failed at $base (above)"
+	fi
 	added=$(new_findings "$o/collection.tip" "$o/collection.base")
 	[ -n "$added" ] && echo "$added" | sed 's/^/new finding: /'
 	new=$(grep -c . <<<"$added" || true)

@@ -28,9 +28,7 @@ fi
 
 subject=$(conf_get "$conf" exports-commit "")
 [ -n "$subject" ] || gate_fail "topics/$TARGET/topic.conf has no 'exports-commit' (the subject of the generated commit)"
-c=$(kgit log --format=%H --fixed-strings --grep="$subject" "$(topic_base_rev "$TARGET")..$tip" |
-	while read -r h; do [ "$(kgit log -1 --format=%s "$h")" = "$subject" ] && echo "$h"; done | head -n1)
-[ -n "$c" ] || gate_fail "no commit '$subject' in $TARGET (topic.conf exports-commit)"
+c=$(commit_by_subject "$TARGET" "$subject") || gate_fail "no commit '$subject' in $TARGET (topic.conf exports-commit)"
 "$TOP/tools/cocci-exports.sh" "$TARGET" "$c^" >"$tmp.gen" 2>"$tmp.err" ||
 	gate_fail "tools/cocci-exports.sh failed at $c^: $(tail -n1 "$tmp.err")"
 cat "$tmp.err"

@@ -46,6 +46,16 @@ target_range() {
 	fi
 }
 
+# commit_by_subject TOPIC SUBJECT: the topic's commit with exactly that
+# subject (for topic.conf keys that name a generated commit).
+commit_by_subject() {
+	local h
+	for h in $(kgit log --format=%H --fixed-strings --grep="$2" "$(topic_base_rev "$1")..$(topic_branch "$1")"); do
+		[ "$(kgit log -1 --format=%s "$h")" = "$2" ] && { echo "$h"; return 0; }
+	done
+	return 1
+}
+
 # Results shared by the gates of one WORK, stored under the hash of what
 # they were computed from: a result is reused only for the same inputs,
 # and going back to an earlier state finds the earlier result again.

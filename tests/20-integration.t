@@ -8,13 +8,13 @@ fresh_work integration
 
 run_tool "$T/topics.sh"
 run_tool "$T/integration.sh"
-check "integration merges clk, pinctrl and soc; rtc has nothing to merge" eval 'passed &&
-	has "clk      merged" && has "pinctrl  merged" && has "soc      merged" && has "rtc      no commits"'
+check "integration merges cocci, clk, pinctrl and soc; rtc has nothing to merge" eval 'passed &&
+	has "cocci    merged" && has "clk      merged" && has "pinctrl  merged" && has "soc      merged" && has "rtc      no commits"'
 first=$(kgit rev-parse integration)
 check "the manifest is committed into the branch" eval \
 	'kgit show integration:exynos-gki.manifest | grep -qE "^clk	[0-9]+	$(kgit rev-parse topic/clk)	clk: samsung:"'
 check "every merge is --no-ff with its topic's commits in the message" eval \
-	'test "$(kgit rev-list --merges --count "$(cat "$KSRC/.git/exynos-gki/base-tag")..integration")" = 3 &&
+	'test "$(kgit rev-list --merges --count "$(cat "$KSRC/.git/exynos-gki/base-tag")..integration")" = 4 &&
 	 kgit log -1 --format=%b integration^ | grep -q "soc: samsung:"'
 run_tool "$T/integration.sh"
 check "unchanged inputs: a rerun is a no-op" eval 'passed && has "(up to date)"'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The topics' Coccinelle rule (coccinelle/module-init.cocci) has teeth
+# The topics' Coccinelle rule (coccinelle/probe_init.cocci) has teeth
 # outside drivers/clk/samsung: on a driver of the class of the reverted
 # 2021 Rockchip conversion (tests/fixtures/cocci/rockchip-class.c: a
 # platform driver that can be a module, whose probe and the tables it
@@ -7,7 +7,7 @@
 # it calls and both tables; the same driver always built in is left
 # alone. spatch on one file: seconds, no kernel tree.
 . "$(dirname "$0")/lib.sh"
-rule=$REPO/coccinelle/module-init.cocci
+rule=$REPO/coccinelle/probe_init.cocci
 fixture=$REPO/tests/fixtures/cocci/rockchip-class.c
 tmp=$(mktemp -d "$TEST_ROOT/cocci-teeth.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -42,4 +42,11 @@ cocci report "$tmp/builtin.c"
 check "control: the same driver, always built in, is not reported" eval 'passed && [ -z "$out" ]'
 cocci patch "$tmp/builtin.c"
 check "control: and not patched" eval 'passed && [ -z "$out" ]'
+
+# The rule the gates run is the one the cocci topic posts upstream, as
+# scripts/coccinelle/misc/probe_init.cocci: the patch adds the same text.
+posted=$(sed -n '/^+++ b\/scripts\/coccinelle\/misc\/probe_init.cocci$/,/^-- *$/p' "$REPO"/topics/cocci/*.patch |
+	sed -n '/^@@ /,$p' | sed -n 's/^+//p')
+check "the rule posted in topics/cocci is coccinelle/probe_init.cocci, byte for byte" \
+	diff <(printf '%s\n' "$posted") "$rule"
 done_testing

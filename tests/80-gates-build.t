@@ -79,17 +79,26 @@ unseed pinctrl zz-init.patch
 sed -i '/^cocci-clean-base/d' "$SCRATCH/topics/soc/topic.conf"
 gate soc coccicheck
 check "coccicheck: a clean base without a stated reason is a rule without teeth" eval \
-	'failed && has "the rule has no teeth" && has "topics/soc/topic.conf"'
+	'failed && has "have no teeth" && has "topics/soc/topic.conf"'
 git -C "$SCRATCH" checkout -q -- topics/soc/topic.conf
 
 # A rule that spatch cannot run fails the gate, also where a clean base is
 # allowed (the failure used to end only a subshell, and the gate passed).
-rm "$SCRATCH/coccinelle/soc.cocci"
-printf '@@\nexpression E;\n@@\n- E(\n' >"$SCRATCH/coccinelle/soc.cocci"
+# A commit said to be the rules' output that they do not make.
+sed -i 's/^cocci-commit = .*/cocci-commit = clk: samsung: exynos7: add the missing blank lines between the MSCL tables/' \
+	"$SCRATCH/topics/clk/topic.conf"
+gate clk coccicheck
+check "coccicheck: a commit said to be generated that the rules do not make fails, named" eval \
+	'failed && has "add the missing blank lines between the MSCL tables'"'"' is not the unedited output of coccinelle/probe_init.cocci"'
+git -C "$SCRATCH" checkout -q -- topics/clk/topic.conf
+
+printf '@@\nexpression E;\n@@\n- E(\n' >"$SCRATCH/coccinelle/zz-broken.cocci"
+sed -i 's|^cocci = .*|cocci = coccinelle/zz-broken.cocci|' "$SCRATCH/topics/soc/topic.conf"
 gate soc coccicheck
 check "coccicheck: a rule spatch cannot run fails the gate, named" eval \
-	'failed && has "coccinelle/soc.cocci: make coccicheck MODE=report failed" && has "coccicheck: FAIL"'
-git -C "$SCRATCH" checkout -q -- coccinelle/soc.cocci
+	'failed && has "coccinelle/zz-broken.cocci: spatch -D report failed" && has "coccicheck: FAIL"'
+rm "$SCRATCH/coccinelle/zz-broken.cocci"
+git -C "$SCRATCH" checkout -q -- topics/soc/topic.conf
 
 # A module that uses a symbol the kernel does not export.
 seed_commit clk zz-export.patch "clk: samsung: use an unexported symbol" \

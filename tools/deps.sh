@@ -7,7 +7,7 @@ set -euo pipefail
 packages="git make gcc libc6-dev linux-source-6.1 xz-utils
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf
 	bc bison flex libssl-dev libelf-dev cpio kmod ccache perl python3
-	sparse coccinelle libpython3-dev qemu-system-arm device-tree-compiler
+	sparse coccinelle libpython3-dev python3-ply qemu-system-arm device-tree-compiler
 	util-linux debootstrap shellcheck libfdt-dev"
 
 missing=

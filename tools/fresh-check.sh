@@ -70,7 +70,7 @@ run_probes() {
 	probe dtc fresh_dtc "$t"
 	probe kbuild fresh_kbuild "$t/o"
 	probe sparse kb_make "$t/o" C=2 CHECK=sparse drivers/clk/clk-fixed-rate.o
-	probe spatch spatch --very-quiet -D report --no-show-diff --cocci-file "$TOP/coccinelle/module-init.cocci" \
+	probe spatch spatch --very-quiet -D report --no-show-diff --cocci-file "$TOP/coccinelle/probe_init.cocci" \
 		"$KSRC/drivers/clk/samsung/clk-exynos850.c"
 	probe prove prove --version
 	probe python3 sh -c 'echo "{}" | python3 -m json.tool'

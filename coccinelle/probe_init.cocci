@@ -1,90 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// What keeps a Samsung SoC driver file from being linked into a module.
+/// Find __init functions and __initconst/__initdata data that a module's
+/// probe can reach.
 ///
-/// One rule for every topic: coccinelle/<topic>.cocci links here (spatch
-/// 1.1.1 does not take #include of a rule file), so the clk, pinctrl, soc
-/// and rtc checks cannot drift apart.
+/// The init sections of a module are freed as soon as its init function
+/// returns, and a platform driver probes later than that whenever its
+/// probe is deferred or its device appears late: everything the probe
+/// reaches must still be there. Converting a driver with init-annotated
+/// tables to a module is the classic way to get this wrong; the Rockchip
+/// clock conversion was reverted for it (commit 000590a5e20d).
 ///
-/// Rule set 1, core state read directly: a module cannot use the
-/// unexported timekeeping_suspended flag (modpost fails on it), and must
-/// not get write access to it either. Every read outside the file that
-/// defines the flag is replaced by timekeeping_is_suspended(), the
-/// read-only GPL export (patch), or reported (report, org, context).
-///
-/// Rule set 2, init sections on what a module's probe reaches: a module's
-/// __init text and __initconst/__initdata data are freed once its init
-/// function returns, and a platform driver probes later (deferral, a
-/// device that appears late). The 2021 Rockchip clock conversion was
-/// reverted for exactly this. In a file that can be a module (it has
-/// MODULE_DEVICE_TABLE(), MODULE_LICENSE(), module_platform_driver() or
-/// module_init()), the roots are each platform_driver's .probe and the
-/// data each of_device_id table's .data points to. From there the rule
-/// follows, to any depth, every name used in a function body, every name
-/// in a designated initializer (.field = name, .field = &name, also in
+/// In a file that can be a module (it has MODULE_DEVICE_TABLE(),
+/// MODULE_LICENSE(), module_platform_driver() or module_init()), the
+/// roots are each platform_driver's .probe and the data each of_device_id
+/// table's .data points to. The rule follows, to any depth, every name a
+/// function body uses, every name in a designated initializer (also in
 /// arrays of structs) and every argument of a macro in an array
-/// initializer (the PLL(), CPU_CLK() tables). It drops __init from the
-/// functions and __initconst/__initdata from the data it reaches, and
-/// __refdata from the platform_driver, which only hid the probe's init
-/// references from modpost.
+/// initializer (PLL() style tables), and reports (or, in patch mode,
+/// drops) __init on the functions and __initconst/__initdata on the data
+/// it reaches, and __refdata on the platform_driver, which only hides the
+/// probe's init references from modpost.
 ///
-/// Rule set 3, what another file hands in: init data that is not static,
-/// and the non-static __init functions of driver code (it has a match
-/// table) that is neither a module nor has a boot entry of its own, are
-/// roots too (a match table
-/// in one file points at SoC data in another, as in Samsung pinctrl).
+/// With -D crossfile (make coccicheck SPFLAGS="-D crossfile"), data and
+/// functions that another file may hand to a probe are roots too: init
+/// data that is not static, and the non-static __init functions of driver
+/// code (a file with an of_device_id table) that is neither a module nor
+/// has a boot-time entry of its own (an initcall, __setup, early_param or
+/// *_OF_DECLARE()), as a match table in one file can point at SoC data in
+/// another (Samsung pin control). One file does not show whether that
+/// other file reads them from a probe or only from init code, so this
+/// part reports many false positives and is off by default.
 ///
-/// What it cannot see: other calls into other files (a shared helper of
-/// a module file, reached from another module's probe, keeps its __init:
-/// modpost with SECTION_MISMATCH_WARN_ONLY=n is the check for that, and
-/// the exports are not added for the same reason), function pointers set at run
-/// time, names made by token pasting (## in a macro) or hidden in a
-/// macro's body (PNAME(), CLK_OF_DECLARE()), and Kconfig: a file with
-/// module markers counts as modular even where Kconfig keeps it built
-/// in, and a file without them does not count even if Kconfig lets it
-/// be a module. It over-approximates too: a name reached counts whatever
-/// it is, so a local variable that shadows a table keeps the table.
+/// Limits: calls into other files are not followed (modpost, with
+/// CONFIG_SECTION_MISMATCH_WARN_ONLY=n, reports what is left), nor
+/// function pointers set at run time or names made by token pasting or
+/// hidden in a macro body. Whether a file is a module is read from the
+/// file, not from Kconfig. A name counts wherever it appears, so a local
+/// variable that shadows a table keeps the table (false positive).
 //
-// Confidence: High
+// Confidence: High (Low with -D crossfile)
 // Options: --no-includes --include-headers
-// Generate the changes with:
-//   make coccicheck COCCI=coccinelle/<topic>.cocci MODE=patch M=<directory>
+// Keywords: __init, __initconst, __initdata, module, probe
 
 virtual patch
 virtual context
 virtual org
 virtual report
+virtual crossfile
 
-// ---- 1. timekeeping_suspended read outside its own file -------------------
-
-@defines@
-attribute name __read_mostly;
-symbol timekeeping_suspended;
-@@
-int __read_mostly timekeeping_suspended;
-
-@tk depends on patch && !defines@
-symbol timekeeping_suspended;
-@@
-- timekeeping_suspended
-+ timekeeping_is_suspended()
-
-@tk_r depends on !patch && !defines@
-symbol timekeeping_suspended;
-position p;
-@@
-* timekeeping_suspended@p
-
-@script:python depends on report@
-p << tk_r.p;
-@@
-coccilib.report.print_report(p[0], "timekeeping_suspended is not exported: use timekeeping_is_suspended()")
-
-@script:python depends on org@
-p << tk_r.p;
-@@
-coccilib.org.print_todo(p[0], "timekeeping_suspended is not exported: use timekeeping_is_suspended()")
-
-// ---- 2. init sections reachable from a module's probe ---------------------
+// ---- init sections reachable from a module's probe ----------------------
 //
 // One pass records which names each function body and each initializer
 // mentions (a reference graph); the probes and the match data are the
@@ -96,8 +59,6 @@ coccilib.org.print_todo(p[0], "timekeeping_suspended is not exported: use timeke
 refs = {}
 roots = set()
 reached = set()
-extern = set()
-internal = set()
 
 
 def add_ref(a, b):
@@ -119,8 +80,6 @@ def reach():
 refs.clear()
 roots.clear()
 reached.clear()
-extern.clear()
-internal.clear()
 
 @modular@
 declarer name MODULE_DEVICE_TABLE, MODULE_LICENSE, module_platform_driver;
@@ -156,43 +115,7 @@ x << matchdata.x;
 @@
 roots.add(x)
 
-// Every name used in an expression, under the function (or the variable)
-// it is used in: one linear pass, where <+... y ...+> in each function
-// body takes minutes on the larger drivers.
-@body@
-identifier y;
-position p;
-@@
-y@p
-
-@script:python@
-y << body.y;
-p << body.p;
-@@
-add_ref(p[0].current_element, y)
-
-// Designated fields, and arguments of the table macros (PLL(), CPU_CLK()).
-@init@
-identifier x, y, fld, m;
-type T;
-@@
-(
-T x = { ..., .fld = y, ... };
-|
-T x = { ..., .fld = &y, ... };
-|
-T x[] = { ..., m(..., y, ...), ... };
-|
-T x[] = { ..., { ..., .fld = y, ... }, ... };
-)
-
-@script:python@
-x << init.x;
-y << init.y;
-@@
-add_ref(x, y)
-
-// ---- 3. roots that another file hands in -------------------------------
+// ---- roots that another file hands in ----------------------------------
 //
 // A match table can point at data another file defines (the Samsung
 // pinctrl core's table points at the per-SoC data in
@@ -211,10 +134,15 @@ add_ref(x, y)
 @entry@
 declarer name CLK_OF_DECLARE, CLK_OF_DECLARE_DRIVER, OF_DECLARE_1, OF_DECLARE_2;
 declarer name TIMER_OF_DECLARE, IRQCHIP_DECLARE, __setup, early_param;
-declarer name core_initcall, postcore_initcall, arch_initcall, subsys_initcall;
-declarer name fs_initcall, device_initcall, late_initcall;
+declarer name early_initcall, pure_initcall, core_initcall, postcore_initcall;
+declarer name arch_initcall, subsys_initcall, fs_initcall, device_initcall;
+declarer name late_initcall;
 @@
 (
+early_initcall(...);
+|
+pure_initcall(...);
+|
 CLK_OF_DECLARE(...);
 |
 CLK_OF_DECLARE_DRIVER(...);
@@ -252,7 +180,9 @@ identifier t;
 @@
 struct of_device_id t[] = {...};
 
-@init_data@
+// Not static: "disable optional_storage" keeps these patterns from
+// matching static declarations too.
+@extern_data depends on crossfile disable optional_storage@
 identifier x;
 attribute name __initconst, __initdata;
 type T;
@@ -268,57 +198,60 @@ initializer I;
   T x __initdata = I;
 )
 
-@static_data@
-identifier x;
-attribute name __initconst, __initdata;
-type T;
-initializer I;
-@@
-(
-  static T x[] __initconst = I;
-|
-  static T x[] __initdata = I;
-|
-  static T x __initconst = I;
-|
-  static T x __initdata = I;
-)
-
-@init_fn depends on ids && !entry && !modular@
+@extern_fn depends on crossfile && ids && !entry && !modular disable optional_storage@
 identifier f;
 attribute name __init;
 @@
   __init f(...) {...}
 
-@static_fn depends on ids && !entry && !modular@
-identifier f;
-attribute name __init;
+@script:python@
+x << extern_data.x;
 @@
-  static __init f(...) {...}
+roots.add(x)
 
 @script:python@
-x << init_data.x;
+f << extern_fn.f;
 @@
-extern.add(x)
+roots.add(f)
+
+// ---- what the roots reach ----------------------------------------------
+//
+// Every name used in an expression, under the function (or the variable)
+// it is used in: one linear pass, where <+... y ...+> in each function
+// body takes minutes on the larger drivers. Only in files with a root:
+// elsewhere the graph would be built for nothing.
+@body depends on drv || matchdata || extern_data || extern_fn@
+identifier y;
+position p;
+@@
+y@p
 
 @script:python@
-x << static_data.x;
+y << body.y;
+p << body.p;
 @@
-internal.add(x)
+add_ref(p[0].current_element, y)
+
+// Designated fields, and arguments of the table macros (PLL(), CPU_CLK()).
+@init depends on drv || matchdata || extern_data || extern_fn@
+identifier x, y, fld, m;
+type T;
+@@
+(
+T x = { ..., .fld = y, ... };
+|
+T x = { ..., .fld = &y, ... };
+|
+T x[] = { ..., m(..., y, ...), ... };
+|
+T x[] = { ..., { ..., .fld = y, ... }, ... };
+)
 
 @script:python@
-f << init_fn.f;
+x << init.x;
+y << init.y;
 @@
-extern.add(f)
-
-@script:python@
-f << static_fn.f;
-@@
-internal.add(f)
-
-@script:python@
-@@
-roots.update(extern - internal)
+add_ref(x, y)
 
 @fn depends on patch@
 identifier reached_fn : script:python() { reached_fn in reach() };
