@@ -33,10 +33,11 @@ dirs_of() {
 		sed -e '\|^arch/|d' -e 's|/$||' | sort -u
 }
 
-# topic_rule REV RULE MODE [DEFINES]: the findings (report) or diff (patch)
-# of RULE, with spatch's -D options DEFINES, over the files of $dirs at REV. Returns non-zero when spatch fails: the
-# caller fails the gate (not from inside a command substitution, where
-# the exit would only end the subshell).
+# topic_rule REV RULE MODE [DEFINES]: fill the cache with the findings
+# (report) or diff (patch) of RULE, with spatch's -D options DEFINES, for
+# each file of $dirs at REV, and list their keys in $o/rule.keys. Returns
+# non-zero when spatch fails: the caller fails the gate (not from inside a
+# command substitution, where the exit would only end the subshell).
 topic_rule() {
 	local r=$1 rule=$2 mode=$3 defs=${4-} rb blob path key todo=()
 	rb=$({ cat "$TOP/$rule"; echo "$defs"; declare -f cocci_files; } | sha256sum | cut -c1-32)
