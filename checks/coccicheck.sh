@@ -143,11 +143,7 @@ for t in $topics; do
 		defs_of "$rule"
 		rule_run "$c^" "$rule" patch "$defs" >>"$o/gen.diff" || gate_fail "$rule: spatch -D patch failed at $c^ (above)"
 	done
-	# spatch heads each file "diff -u -p a/F b/F"; patch-id hashes the
-	# file names of git's "diff --git" form.
-	want=$(sed 's|^diff -u -p a/\(.*\) b/.*|diff --git a/\1 b/\1|' "$o/gen.diff" | kgit patch-id --stable | cut -d' ' -f1)
-	have=$(kgit show "$c" | kgit patch-id --stable | cut -d' ' -f1)
-	if [ -n "$want" ] && [ "$want" = "$have" ]; then
+	if is_output_of "$c" "$o/gen.diff"; then
 		summary="$summary; '$gen' is their output"
 	else
 		echo "'$gen' is not the unedited output of $rules on its parent ($(grep -c '^[-+][^-+]' "$o/gen.diff" || true) changed lines from the rules)"

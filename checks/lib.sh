@@ -56,6 +56,17 @@ commit_by_subject() {
 	return 1
 }
 
+# is_output_of COMMIT DIFF: COMMIT's change is the diff in file DIFF (git
+# diff or spatch output, whose "diff -u -p a/F b/F" heads are read as
+# git's "diff --git": patch-id hashes the file names), whitespace and line
+# numbers aside.
+is_output_of() {
+	local want have
+	want=$(sed 's|^diff -u -p a/\(.*\) b/.*|diff --git a/\1 b/\1|' "$2" | kgit patch-id --stable | cut -d' ' -f1)
+	have=$(kgit show "$1" | kgit patch-id --stable | cut -d' ' -f1)
+	[ -n "$want" ] && [ "$want" = "$have" ]
+}
+
 # Results shared by the gates of one WORK, stored under the hash of what
 # they were computed from: a result is reused only for the same inputs,
 # and going back to an earlier state finds the earlier result again.
