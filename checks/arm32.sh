@@ -10,6 +10,7 @@
 need arm-linux-gnueabihf-gcc gcc-arm-linux-gnueabihf
 
 DIRS="drivers/clk/samsung drivers/pinctrl/samsung drivers/soc/samsung drivers/rtc"
+skip_unless_built
 if [ "$TARGET" = integration ]; then rev=integration; else rev=$(topic_branch "$TARGET"); fi
 base=$(base_tag)
 take_lock

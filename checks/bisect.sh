@@ -16,6 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tools/kbuild.sh"
 
+skip_unless_built
 if [ "$TARGET" = integration ]; then
 	first=$(base_tag) revs=$(kgit rev-parse integration)
 else

@@ -50,74 +50,100 @@ begin_tree_op "kconfig-matrix gate"
 trap 'kgit checkout -q --detach "$(base_tag)"; end_tree_op' EXIT
 kgit checkout -q --detach "$rev"
 
-# -- the evaluator, linked against the tree's own Kconfig objects --------
-step "kconfig-matrix: evaluating $(grep -c '^[A-Z]' "$SPEC") axes at $rev"
-printf 'CONFIG_%s=y\n' ARCH_EXYNOS COMPILE_TEST MODULES SOC_SAMSUNG >"$out/base.fragment"
-kb_make "$o" -s KCONFIG_ALLCONFIG="$out/base.fragment" allnoconfig >"$out/allnoconfig.log" 2>&1 ||
-	gate_fail "allnoconfig failed at $rev, see $out/allnoconfig.log"
-k=$o/scripts/kconfig
-gcc -O2 -Wall -I"$KSRC/scripts/kconfig" -I"$k" -o "$out/kconfig-matrix" "$TOP/checks/kconfig-matrix.c" \
-	"$k"/{confdata,expr,lexer.lex,menu,parser.tab,preprocess,symbol,util}.o 2>"$out/cc.log" ||
-	gate_fail "checks/kconfig-matrix.c does not build against $rev's scripts/kconfig, see $out/cc.log"
-# evaluate BASE.config SPEC OUTDIR: run the evaluator in the environment
-# the top Makefile gives Kconfig's macros.
-evaluate() {
-	(cd "$KSRC" && env srctree="$KSRC" ARCH=$KB_ARCH SRCARCH=$KB_ARCH CC=${KB_CROSS}gcc LD=${KB_CROSS}ld \
-		OBJCOPY=${KB_CROSS}objcopy NM=${KB_CROSS}nm CC_VERSION_TEXT="$(${KB_CROSS}gcc --version | sed -n 1p)" \
-		KERNELVERSION="$(make -s kernelversion)" RUSTC=rustc BINDGEN=bindgen PAHOLE=pahole HOSTCC=gcc HOSTCXX=g++ \
-		"$out/kconfig-matrix" Kconfig "$@") 2>"$out/matrix.log" ||
-		gate_fail "the evaluator failed at $rev: $(tail -n1 "$out/matrix.log")"
-}
-evaluate "$o/.config" "$SPEC" "$out/results" >"$out/matrix.txt"
-read -r _ nassign _ ndistinct < <(grep '^assignments ' "$out/matrix.txt")
-# arm64 allmodconfig, what build bots try first, is one more result,
-# "allmod": the same symbols watched, no axes.
-kb_make "$o-allmod" -s allmodconfig >"$out/allmodconfig.log" 2>&1 ||
-	gate_fail "allmodconfig failed at $rev, see $out/allmodconfig.log"
-mkdir -p "$out/allmod"
-grep '^watch' "$SPEC" >"$out/allmod.spec"
-evaluate "$o-allmod/.config" "$out/allmod.spec" "$out/allmod" >"$out/allmod.txt"
-sed -e 's/^result 000 1 /result allmod 1 allmodconfig/' -e 's/^bool-under-m 000 /bool-under-m allmod /' \
-	-e '/^assignments /d' "$out/allmod.txt" >>"$out/matrix.txt"
-mv "$out/allmod/000.config" "$out/results/allmod.config"
+# -- the Kconfig part: evaluation and placement ---------------------------
+# It depends only on the kconfig inputs, the Makefiles that place the
+# objects and the spec: kept under their hash, so that a change to C files
+# alone does not evaluate and place again.
+PLACE_DIRS="drivers drivers/clk drivers/pinctrl drivers/soc $DIRS"
+# shellcheck disable=SC2046 # one path per directory
+stage_key=$(result_key "$(kb_kconfig_inputs "$rev"
+	kgit ls-tree -r "$rev" -- scripts/Makefile.lib scripts/Kbuild.include $(printf '%s/Makefile\n' $PLACE_DIRS))")
 # first_of NNN: the first assignment that gives result NNN.
 first_of() { awk -v r="$1" '$1 == "result" && $2 == r { print $4 }' "$out/matrix.txt"; }
+evaluate_and_place() {
+	# the evaluator, linked against the tree's own Kconfig objects
+	step "kconfig-matrix: evaluating $(grep -c '^[A-Z]' "$SPEC") axes at $rev"
+	printf 'CONFIG_%s=y\n' ARCH_EXYNOS COMPILE_TEST MODULES SOC_SAMSUNG >"$out/base.fragment"
+	kb_make "$o" -s KCONFIG_ALLCONFIG="$out/base.fragment" allnoconfig >"$out/allnoconfig.log" 2>&1 ||
+		gate_fail "allnoconfig failed at $rev, see $out/allnoconfig.log"
+	k=$o/scripts/kconfig
+	gcc -O2 -Wall -I"$KSRC/scripts/kconfig" -I"$k" -o "$out/kconfig-matrix" "$TOP/checks/kconfig-matrix.c" \
+		"$k"/{confdata,expr,lexer.lex,menu,parser.tab,preprocess,symbol,util}.o 2>"$out/cc.log" ||
+		gate_fail "checks/kconfig-matrix.c does not build against $rev's scripts/kconfig, see $out/cc.log"
+	# evaluate BASE.config SPEC OUTDIR: run the evaluator in the environment
+	# the top Makefile gives Kconfig's macros.
+	evaluate() {
+		(cd "$KSRC" && env srctree="$KSRC" ARCH=$KB_ARCH SRCARCH=$KB_ARCH CC=${KB_CROSS}gcc LD=${KB_CROSS}ld \
+			OBJCOPY=${KB_CROSS}objcopy NM=${KB_CROSS}nm CC_VERSION_TEXT="$(${KB_CROSS}gcc --version | sed -n 1p)" \
+			KERNELVERSION="$(make -s kernelversion)" RUSTC=rustc BINDGEN=bindgen PAHOLE=pahole HOSTCC=gcc HOSTCXX=g++ \
+			"$out/kconfig-matrix" Kconfig "$@") 2>"$out/matrix.log" ||
+			gate_fail "the evaluator failed at $rev: $(tail -n1 "$out/matrix.log")"
+	}
+	evaluate "$o/.config" "$SPEC" "$out/results" >"$out/matrix.txt"
+	read -r _ nassign _ ndistinct < <(grep '^assignments ' "$out/matrix.txt")
+	# arm64 allmodconfig, what build bots try first, is one more result,
+	# "allmod": the same symbols watched, no axes.
+	kb_make "$o-allmod" -s allmodconfig >"$out/allmodconfig.log" 2>&1 ||
+		gate_fail "allmodconfig failed at $rev, see $out/allmodconfig.log"
+	mkdir -p "$out/allmod"
+	grep '^watch' "$SPEC" >"$out/allmod.spec"
+	evaluate "$o-allmod/.config" "$out/allmod.spec" "$out/allmod" >"$out/allmod.txt"
+	cp "$o-allmod/.config" "$out/allmod.config"
+	sed -e 's/^result 000 1 /result allmod 1 allmodconfig/' -e 's/^bool-under-m 000 /bool-under-m allmod /' \
+		-e '/^assignments /d' "$out/allmod.txt" >>"$out/matrix.txt"
+	mv "$out/allmod/000.config" "$out/results/allmod.config"
 
-# -- where kbuild puts each object, per result ----------------------------
-step "kconfig-matrix: $ndistinct distinct results of $nassign assignments; placing objects"
-place() {
-	local cfg=$1 d
-	for d in drivers drivers/clk drivers/pinctrl drivers/soc $DIRS; do
-		make -s -f "$TOP/checks/kconfig-matrix.mk" srctree="$KSRC" CONFIG="$cfg" obj="$d" || return
-	done | awk -v dirs="$DIRS" '
-		# A directory is built as far as its parent reaches it (y or m).
-		$1 == "dir-y" || $1 == "dir-m" { reach[$2] = substr($1, 5) }
-		$1 == "builtin" { obj[$2] = "builtin"; dir[$2] = $2; sub("/[^/]*$", "", dir[$2]) }
-		$1 == "module" { obj[$3] = "module " $2; dir[$3] = $3; sub("/[^/]*$", "", dir[$3]) }
-		END {
-			reach["drivers"] = "y"
-			for (o in obj) {
-				d = dir[o]; r = "y"
-				for (p = d; p != "drivers"; sub("/[^/]*$", "", p))
-					if (!(p in reach)) r = "n"; else if (reach[p] == "m") r = (r == "n" ? "n" : "m")
-				if (r == "n") continue
-				if (obj[o] == "builtin" && r == "m") print "unbuilt", o
-				else print obj[o], o
-			}
-		}' | sort
+	# where kbuild puts each object, per result
+	step "kconfig-matrix: $ndistinct distinct results of $nassign assignments; placing objects"
+	# shellcheck disable=SC2317 # run through xargs
+	place() {
+		local cfg=$1 d
+		for d in $PLACE_DIRS; do
+			make -s -f "$TOP/checks/kconfig-matrix.mk" srctree="$KSRC" CONFIG="$cfg" obj="$d" || return
+		done | awk -v dirs="$DIRS" '
+			# A directory is built as far as its parent reaches it (y or m).
+			$1 == "dir-y" || $1 == "dir-m" { reach[$2] = substr($1, 5) }
+			$1 == "builtin" { obj[$2] = "builtin"; dir[$2] = $2; sub("/[^/]*$", "", dir[$2]) }
+			$1 == "module" { obj[$3] = "module " $2; dir[$3] = $3; sub("/[^/]*$", "", dir[$3]) }
+			END {
+				reach["drivers"] = "y"
+				for (o in obj) {
+					d = dir[o]; r = "y"
+					for (p = d; p != "drivers"; sub("/[^/]*$", "", p))
+						if (!(p in reach)) r = "n"; else if (reach[p] == "m") r = (r == "n" ? "n" : "m")
+					if (r == "n") continue
+					if (obj[o] == "builtin" && r == "m") print "unbuilt", o
+					else print obj[o], o
+				}
+			}' | sort
+	}
+	export -f place
+	export KSRC TOP DIRS PLACE_DIRS
+	# Both cores: one result per process; a result that cannot be placed
+	# leaves no file behind.
+	find "$out/results" -name '*.config' -print0 | xargs -0 -r -n1 -P "$(nproc)" bash -c \
+		'set -o pipefail; r=$(basename "$1" .config); place "$1" >"$0/place/$r.tmp" && mv "$0/place/$r.tmp" "$0/place/$r"' "$out"
+	for cfg in "$out"/results/*.config; do
+		[ -f "$out/place/$(basename "$cfg" .config)" ] || gate_fail "kbuild could not place the objects of $cfg"
+	done
 }
-for cfg in "$out"/results/*.config; do
-	place "$cfg" >"$out/place/$(basename "$cfg" .config)" ||
-		gate_fail "kbuild could not place the objects of $cfg"
-done
+if [ -f "$RESULTS/$stage_key" ]; then
+	tar -C "$out" -xf "$RESULTS/$stage_key"
+	read -r _ nassign _ ndistinct < <(grep '^assignments ' "$out/matrix.txt")
+	step "kconfig-matrix: $ndistinct distinct results of $nassign assignments, placed (kconfig inputs unchanged)"
+else
+	evaluate_and_place
+	tar -C "$out" -cf - base.fragment allmod.config matrix.txt results place | result_put "$stage_key"
+fi
 
 # -- the symbols of every object, from two real builds --------------------
 most() { grep -c "^$1 " "$out"/place/[0-9]* | sort -t: -k2 -n | tail -n1 | sed 's#.*/\([0-9]*\):.*#\1#' || true; }
+# use_config CONFIG O: CONFIG as O's .config, through olddefconfig.
+use_config() { cp "$1" "$2/.config" && kb_make "$2" -s olddefconfig; }
 build_syms() {
 	local r=$1 form=$2 bo=$o-$2 f
 	mkdir -p "$bo"
-	cp "$out/results/$r.config" "$bo/.config"
-	kb_make "$bo" -s olddefconfig >"$out/build-$form.log" 2>&1 || return
+	kb_keep_config "$bo" use_config "$out/results/$r.config" "$bo" >"$out/build-$form.log" 2>&1 || return
 	# The evaluator must agree with conf itself on what a .config means.
 	if ! cmp -s <(grep '^CONFIG_' "$out/results/$r.config") <(grep '^CONFIG_' "$bo/.config"); then
 		echo "evaluator and olddefconfig disagree on result $r:" >&2
@@ -258,10 +284,10 @@ step "kconfig-matrix: allmodconfig narrowed to the axes, built and linked"
 {
 	cat "$out/base.fragment"
 	for sym in $(grep -vE '^(#|watch|$)' "$SPEC" | awk '{ print $1 }' | tr ',' ' ') CLKSRC_EXYNOS_MCT; do
-		grep -E "^(# )?CONFIG_${sym}[= ]" "$o-allmod/.config" || true
+		grep -E "^(# )?CONFIG_${sym}[= ]" "$out/allmod.config" || true
 	done
 } >"$out/allmod-narrow.fragment"
-kb_make "$o-link" -s KCONFIG_ALLCONFIG="$out/allmod-narrow.fragment" allnoconfig >"$out/link.log" 2>&1 ||
+kb_keep_config "$o-link" kb_make "$o-link" -s KCONFIG_ALLCONFIG="$out/allmod-narrow.fragment" allnoconfig >"$out/link.log" 2>&1 ||
 	gate_fail "the narrowed allmodconfig does not configure at $rev, see $out/link.log"
 # What the minimal base cannot give its allmodconfig value (unmet
 # dependencies): said, not hidden.

@@ -20,13 +20,19 @@ out=$WORK/kconfig
 mkdir -p "$out/sums"
 base=$(base_tag)
 
-# config_sum REV ARCH:DEFCONFIG: sha256 of the .config REV gives. The
-# result depends on the source tree and, through the compiler version
-# that .config records, on the toolchain: it is cached by both.
+# sum_file REV ARCH:DEFCONFIG: where the checksum of the .config REV gives
+# is kept (and the .config beside it, with .config added). The .config
+# depends on REV's kconfig inputs only and, through the compiler version
+# it records, on the toolchain: it is cached by both, so a commit that
+# changes only C files reuses its parent's.
 toolchain=$(tool_versions | sha256sum | cut -c1-12)
+sum_file() {
+	echo "$out/sums/$(kb_kconfig_inputs "$1" | sha256sum | cut -c1-40)-$toolchain-${2%%:*}-${2#*:}"
+}
+# config_sum REV ARCH:DEFCONFIG: that checksum.
 config_sum() {
 	local rev=$1 arch=${2%%:*} target=${2#*:} dir cache
-	cache=$out/sums/$(kgit rev-parse "$rev^{tree}")-$toolchain-$arch-$target
+	cache=$(sum_file "$rev" "$2")
 	if [ ! -s "$cache" ]; then
 		dir=$out/$arch-$target
 		kgit checkout -q --detach "$rev"
@@ -61,8 +67,7 @@ for rev in $revs; do
 			gate_fail "$tg does not configure at $(kgit log -1 --format='%h %s' "$rev") (above)"
 		if [ "$s" = "${ref[$tg]}" ]; then line="$line $tg=identical"; else
 			line="$line $tg=CHANGED"; changed=$((changed + 1))
-			diff "$out/sums/$(kgit rev-parse "$base^{tree}")-$toolchain-${tg%%:*}-${tg#*:}.config" \
-				"$out/sums/$(kgit rev-parse "$rev^{tree}")-$toolchain-${tg%%:*}-${tg#*:}.config" | sed 's/^/    /' || true
+			diff "$(sum_file "$base" "$tg").config" "$(sum_file "$rev" "$tg").config" | sed 's/^/    /' || true
 		fi
 	done
 	printf '%s %s:%s\n' "$(kgit log -1 --format='%h' "$rev")" "$(kgit log -1 --format=' %s' "$rev" | cut -c1-60)" "$line"
@@ -71,8 +76,15 @@ done
 effect=
 frag=$TOP/topics/$TARGET/kconfig-effect.config
 if [ "$TARGET" != integration ] && [ -f "$frag" ]; then
-	on_tip=$(kconfig_fragment_misses "$(topic_branch "$TARGET")" "$frag" "$out/effect")
-	on_base=$(kconfig_fragment_misses "$base" "$frag" "$out/effect")
+	# effect_misses REV: kconfig_fragment_misses, cached as config_sum is.
+	effect_misses() {
+		local cache
+		cache=$(sum_file "$1" arm64:defconfig)-effect-$TARGET-$(sha256sum <"$frag" | cut -c1-16)
+		[ -f "$cache" ] || { kconfig_fragment_misses "$1" "$frag" "$out/effect" >"$cache.tmp" && mv "$cache.tmp" "$cache"; }
+		cat "$cache"
+	}
+	on_tip=$(effect_misses "$(topic_branch "$TARGET")")
+	on_base=$(effect_misses "$base")
 	if [ -n "$on_tip" ]; then
 		echo "topics/$TARGET/kconfig-effect.config does not take effect on the topic: $on_tip"
 		changed=$((changed + 1))

@@ -46,6 +46,16 @@ target_range() {
 	fi
 }
 
+# skip_unless_built: end the gate with SKIP when the target changes no file
+# a kernel build reads (no commits, or only documentation and semantic
+# patches): the kernel it would build and boot is the base's.
+skip_unless_built() {
+	local range
+	range=$(target_range)
+	kgit diff --name-only "${range%%..*}" "${range#*..}" | grep -qvE '^(Documentation|scripts/coccinelle)/' ||
+		gate_skip "$TARGET changes no file a kernel build reads"
+}
+
 # commit_by_subject TOPIC SUBJECT: the topic's commit with exactly that
 # subject (for topic.conf keys that name a generated commit).
 commit_by_subject() {

@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tools/kbuild.sh"
 
+skip_unless_built
 if [ "$TARGET" = integration ]; then rev=integration; else rev=$(topic_branch "$TARGET"); fi
 o=$(kb_outdir "$rev" modular)
 log=$LOGDIR/build-$BUILD_NAME-modular.log

@@ -83,17 +83,51 @@ kb_make() {
 	make -C "$KSRC" O="$o" ARCH=$KB_ARCH CROSS_COMPILE=$KB_CROSS CC="$cc" "$@"
 }
 
+# kb_kconfig_inputs REV: the files of REV that a .config is made from (the
+# Kconfig files, kconfig and the scripts its macros run, the Makefiles
+# that name the defconfigs, the defconfigs), one ls-tree line each.
+kb_kconfig_inputs() {
+	kgit ls-tree -r "$1" |
+		grep -E $'\t((.*/)?Kconfig[^/]*|scripts/(kconfig/.*|[^/]*\\.(sh|include))|Makefile|arch/[^/]*/Makefile|arch/[^/]*/configs/.*)$'
+}
+
 # kb_config_stamp REV FRAGMENT...: a hash of everything the .config is made
-# from: the fragments, REV's Kconfig files and kconfig sources, the toolchain.
+# from: the fragments, REV's kconfig inputs, the toolchain.
 kb_config_stamp() {
 	local rev=$1
 	shift
 	{
 		cat -- "$@"
-		kgit ls-tree -r "$rev" | grep -E $'\t((.*/)?Kconfig[^/]*|scripts/kconfig/.*|Makefile|arch/arm64/Makefile)$'
+		kb_kconfig_inputs "$rev"
 		${KB_CROSS}gcc --version
 		${KB_CROSS}ld --version
 	} | sha256sum | cut -d' ' -f1
+}
+
+# kb_keep_config O CMD...: run CMD, which writes O/.config; if the .config
+# comes out as it was, it keeps its old mtime, so that the next build does
+# not sync the configuration again and recompile everything.
+kb_keep_config() {
+	local o=$1 rc=0
+	shift
+	rm -f "$o/.config.kb-prev"
+	if [ -f "$o/.config" ]; then cp -p "$o/.config" "$o/.config.kb-prev" || return; fi
+	"$@" || rc=$?
+	if [ -f "$o/.config.kb-prev" ]; then
+		if [ "$rc" = 0 ] && cmp -s "$o/.config" "$o/.config.kb-prev"; then touch -r "$o/.config.kb-prev" "$o/.config"; fi
+		rm -f "$o/.config.kb-prev"
+	fi
+	return "$rc"
+}
+
+# kb_merge_fragments O FRAGMENT...: allnoconfig, the fragments, olddefconfig.
+kb_merge_fragments() {
+	local o=$1
+	shift
+	kb_make "$o" allnoconfig || return
+	# merge_config.sh makes its temp files in the cwd: keep them out of KSRC.
+	(cd "$o" && CONFIG_=CONFIG_ "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$@") || return
+	kb_make "$o" olddefconfig
 }
 
 # kb_configure O REV FRAGMENT...: allnoconfig + fragments (merge_config.sh -m)
@@ -111,16 +145,8 @@ kb_configure() {
 		kb_check_config "$o/.config" "$@"
 		return
 	fi
-	rm -f "$o/.kb-config-stamp" "$o/.config.kb-prev"
-	if [ -f "$o/.config" ]; then cp -p "$o/.config" "$o/.config.kb-prev" || return; fi
-	kb_make "$o" allnoconfig || return
-	# merge_config.sh makes its temp files in the cwd: keep them out of KSRC.
-	(cd "$o" && CONFIG_=CONFIG_ "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$@") || return
-	kb_make "$o" olddefconfig || return
-	if [ -f "$o/.config.kb-prev" ]; then
-		if cmp -s "$o/.config" "$o/.config.kb-prev"; then touch -r "$o/.config.kb-prev" "$o/.config"; fi
-		rm -f "$o/.config.kb-prev"
-	fi
+	rm -f "$o/.kb-config-stamp"
+	kb_keep_config "$o" kb_merge_fragments "$o" "$@" || return
 	kb_check_config "$o/.config" "$@" || return
 	echo "$stamp" >"$o/.kb-config-stamp"
 }
