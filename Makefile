@@ -4,14 +4,15 @@
 # them. 'make' runs the main job, 'make test' the tests; see README.md.
 
 WORK ?= /var/cache/exynos-gki
+BASE ?= 6.1
 BRANCH ?= integration
 CONFIG ?= modular
-export WORK
+export WORK BASE
 
 T := tools
 
 .PHONY: all help deps tree topics integration build boot export request-pull \
-	resolve check test bench bloat equiv fresh-check
+	resolve check test bench bloat equiv fresh-check range-diff
 
 all: deps
 	@$(T)/pipeline.sh
@@ -48,6 +49,10 @@ equiv: integration
 export:
 	@test -n "$(TOPIC)" || { echo "usage: make export TOPIC=<name>" >&2; exit 2; }
 	@$(T)/export.sh $(TOPIC)
+
+# What the port to BASE changed in each topic, against 6.1.
+range-diff: topics
+	@$(T)/range-diff.sh $(TOPIC)
 
 request-pull:
 	@test -n "$(TOPIC)" || { echo "usage: make request-pull TOPIC=<name>" >&2; exit 2; }

@@ -22,7 +22,7 @@ fi
 scratch=$WORK/build/checkpatch
 mkdir -p "$scratch"
 # Read first: a broken series must fail the gate, not end a subshell.
-patches=$(topic_patches "$TARGET") || gate_fail "topics/$TARGET/series cannot be read (above)"
+patches=$(topic_patches "$TARGET") || gate_fail "$TOPICS_REL/$TARGET/series cannot be read (above)"
 n=0 bad=0 errors=0 warnings=0 checks=0
 while read -r p; do
 	[ -n "$p" ] || continue

@@ -98,15 +98,15 @@ rule_run() {
 
 bad=0 summary=
 for t in $topics; do
-	rules=$(conf_get "$TOP/topics/$t/topic.conf" cocci)
+	rules=$(conf_get "$TOPICS/$t/topic.conf" cocci)
 	# Optional parts of the rules the topic needs ('cocci-defines', each
 	# passed as -D to the rules that declare it virtual).
-	defines=$(conf_get "$TOP/topics/$t/topic.conf" cocci-defines "")
+	defines=$(conf_get "$TOPICS/$t/topic.conf" cocci-defines "")
 	dirs=$(dirs_of "$t")
 	[ -n "$dirs" ] || gate_fail "MAINTAINERS.local gives topic $t no source directory to check"
 	nb_all=0
 	for rule in $rules; do
-		[ -f "$TOP/$rule" ] || gate_fail "$rule does not exist: write the topic's rule or fix topics/$t/topic.conf"
+		[ -f "$TOP/$rule" ] || gate_fail "$rule does not exist: write the topic's rule or fix $TOPICS_REL/$t/topic.conf"
 		defs_of "$rule"
 		t0=$SECONDS
 		for run in "$rev report tip_r" "$rev patch tip_p" "$base report base_r"; do
@@ -124,20 +124,20 @@ for t in $topics; do
 		summary="$summary${summary:+; }$rule${defs:+ ($defs)}: $nt reports + $np diff lines at tip, $nb reports at base, $((SECONDS - t0))s"
 	done
 	# A clean base is allowed only where topic.conf says why (cocci-clean-base).
-	clean=$(conf_get "$TOP/topics/$t/topic.conf" cocci-clean-base "")
+	clean=$(conf_get "$TOPICS/$t/topic.conf" cocci-clean-base "")
 	# shellcheck disable=SC2046 # one pathspec per directory
 	if [ "$nb_all" = 0 ] && [ "$TARGET" != integration ] && [ -z "$clean" ] &&
 		[ -n "$(kgit diff --name-only "$base..$rev" -- $(for d in $dirs; do case $d in *.[ch]) echo "$d" ;; *) echo "$d/*.c" ;; esac; done))" ]; then
 		echo "the rules of $t find nothing at the base, yet the topic changes C files under $dirs: they have no teeth" \
-			"(or say why the base is clean: 'cocci-clean-base =' in topics/$t/topic.conf)"
+			"(or say why the base is clean: 'cocci-clean-base =' in $TOPICS_REL/$t/topic.conf)"
 		bad=$((bad + 1))
 	fi
 	[ -n "$clean" ] && summary="$summary (clean base: $clean)"
 	# A commit that topic.conf says the rules generate ('cocci-commit =
 	# SUBJECT') is their output, unedited, on its parent (same patch-id).
-	gen=$(conf_get "$TOP/topics/$t/topic.conf" cocci-commit "")
+	gen=$(conf_get "$TOPICS/$t/topic.conf" cocci-commit "")
 	[ -n "$gen" ] && [ "$TARGET" != integration ] || continue
-	c=$(commit_by_subject "$t" "$gen") || gate_fail "no commit '$gen' in $t (topics/$t/topic.conf cocci-commit)"
+	c=$(commit_by_subject "$t" "$gen") || gate_fail "no commit '$gen' in $t ($TOPICS_REL/$t/topic.conf cocci-commit)"
 	: >"$o/gen.diff"
 	for rule in $rules; do
 		defs_of "$rule"

@@ -27,7 +27,7 @@ if [ -s "$tmp.tip" ]; then
 fi
 
 subject=$(conf_get "$conf" exports-commit "")
-[ -n "$subject" ] || gate_fail "topics/$TARGET/topic.conf has no 'exports-commit' (the subject of the generated commit)"
+[ -n "$subject" ] || gate_fail "$TOPICS_REL/$TARGET/topic.conf has no 'exports-commit' (the subject of the generated commit)"
 c=$(commit_by_subject "$TARGET" "$subject") || gate_fail "no commit '$subject' in $TARGET (topic.conf exports-commit)"
 "$TOP/tools/cocci-exports.sh" "$TARGET" "$c^" >"$tmp.gen" 2>"$tmp.err" ||
 	gate_fail "tools/cocci-exports.sh failed at $c^: $(tail -n1 "$tmp.err")"

@@ -74,7 +74,7 @@ for rev in $revs; do
 done
 
 effect=
-frag=$TOP/topics/$TARGET/kconfig-effect.config
+frag=$TOPICS/$TARGET/kconfig-effect.config
 if [ "$TARGET" != integration ] && [ -f "$frag" ]; then
 	# effect_misses REV: kconfig_fragment_misses, cached as config_sum is.
 	effect_misses() {
@@ -86,10 +86,10 @@ if [ "$TARGET" != integration ] && [ -f "$frag" ]; then
 	on_tip=$(effect_misses "$(topic_branch "$TARGET")")
 	on_base=$(effect_misses "$base")
 	if [ -n "$on_tip" ]; then
-		echo "topics/$TARGET/kconfig-effect.config does not take effect on the topic: $on_tip"
+		echo "$TOPICS_REL/$TARGET/kconfig-effect.config does not take effect on the topic: $on_tip"
 		changed=$((changed + 1))
 	elif [ -z "$on_base" ]; then
-		echo "topics/$TARGET/kconfig-effect.config takes effect on base too: it proves nothing"
+		echo "$TOPICS_REL/$TARGET/kconfig-effect.config takes effect on base too: it proves nothing"
 		changed=$((changed + 1))
 	else
 		effect=", kconfig-effect.config holds on the topic and not on base"

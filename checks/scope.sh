@@ -22,7 +22,7 @@ branch=$(topic_branch "$TARGET")
 grep -Eq "^T:.*[[:space:]]$branch\$" "$MNT" ||
 	gate_fail "MAINTAINERS.local has no entry with 'T: git <url> $branch' and F: lines"
 # Read first: a broken series must fail the gate, not end a subshell.
-patches=$(topic_patches "$TARGET") || gate_fail "topics/$TARGET/series cannot be read (above)"
+patches=$(topic_patches "$TARGET") || gate_fail "$TOPICS_REL/$TARGET/series cannot be read (above)"
 declare -A owned
 n=0 files=0 bad=0
 while read -r p; do

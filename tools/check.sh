@@ -16,7 +16,7 @@ mkdir -p "$cache"
 # input_key GATE TARGET: everything the gate's verdict depends on.
 input_key() {
 	local gate=$1 target=$2 dirs d b
-	if [ "$target" = integration ]; then dirs=$TOP/topics; else dirs=$TOP/topics/$target; fi
+	if [ "$target" = integration ]; then dirs=$TOPICS; else dirs=$TOPICS/$target; fi
 	{
 		# The gate's files (checks/<gate>.sh and its helpers <gate>.*).
 		cat "$TOP/checks/$gate".* "$TOP/checks/lib.sh" "$TOP"/tools/*.sh "$TOP/MAINTAINERS.local"

@@ -4,7 +4,7 @@
 # when everything is installed it only says so. Not root: print the line.
 set -euo pipefail
 
-packages="git make gcc libc6-dev linux-source-6.1 xz-utils
+packages="git make gcc libc6-dev linux-source-6.1 linux-source-6.12 xz-utils
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf
 	bc bison flex libssl-dev libelf-dev cpio kmod ccache perl python3
 	sparse coccinelle libpython3-dev python3-ply qemu-system-arm device-tree-compiler

@@ -44,4 +44,4 @@ done
 	cat "$out/series.new"
 } >"$out/series"
 cmp -s "$out/series" "$dir/series" || cp "$out/series" "$dir/series"
-printf 'export: %s: %d patches in topics/%s/\n' "$topic" "$(wc -l <"$out/series.new")" "$topic"
+printf 'export: %s: %d patches in %s/%s/\n' "$topic" "$(wc -l <"$out/series.new")" "$TOPICS_REL" "$topic"

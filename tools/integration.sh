@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 need git git flock util-linux
-RRCACHE=$TOP/topics/rerere
+RRCACHE=$TOPICS/rerere
 MANIFEST=exynos-gki.manifest
 export GIT_AUTHOR_NAME=$GIT_COMMITTER_NAME GIT_AUTHOR_EMAIL=$GIT_COMMITTER_EMAIL
 export GIT_AUTHOR_DATE=$BASE_DATE GIT_COMMITTER_DATE=$BASE_DATE
@@ -56,7 +56,7 @@ report_conflict() {
 	local t=$1 f base tip
 	base=$(topic_base_rev "$t")
 	tip=$(kgit rev-parse "refs/heads/$(topic_branch "$t")")
-	printf 'error: merging topic %s into integration conflicts, and topics/rerere/ has no resolution for it\n' "$t" >&2
+	printf 'error: merging topic %s into integration conflicts, and %s/rerere/ has no resolution for it\n' "$t" "$TOPICS_REL" >&2
 	for f in $(kgit diff --name-only --diff-filter=U); do
 		printf '  %s\n' "$f" >&2
 		kgit log --format='    integration: %h %s' "$base..HEAD" -- "$f" | grep -v ' Merge branch ' >&2 || true
@@ -91,7 +91,7 @@ if [ "${1:-}" = --resolve ]; then
 		kgit merge --abort
 		kgit checkout -q --detach "$(base_tag)"
 		rm -f "$STATE/resolving"
-		printf 'resolve: recorded in topics/rerere/; commit it, then run make integration\n'
+		printf 'resolve: recorded in %s/rerere/; commit it, then run make integration\n' "$TOPICS_REL"
 		exit 0
 	fi
 	require_clean_tree

@@ -51,14 +51,14 @@ kb_outdir() { printf '%s\n' "$WORK/build/${BUILD_NAME:-$(kb_name "$1")}-$2"; }
 kb_fragments() {
 	local rev=$1 cfg=$2 t d f b
 	KB_FRAGMENTS=("$KB_CONFIGS/virt.config" "$KB_CONFIGS/$cfg.config")
-	if [ -f "$TOP/topics/merge-order" ]; then
+	if [ -f "$TOPICS/merge-order" ]; then
 		for t in $(topic_list); do
 			topic_dir "$t" >/dev/null # dies here, not in a subshell, if unknown
-			d=$TOP/topics/$t
+			d=$TOPICS/$t
 			f=$d/$cfg.config
 			if [ "$cfg" = modular ] && grep -q '^[[:space:]]*fragment[[:space:]]*=' "$d/topic.conf"; then
 				f=$TOP/$(conf_get "$d/topic.conf" fragment)
-				[ -f "$f" ] || die "topics/$t/topic.conf: fragment '${f#"$TOP/"}' does not exist"
+				[ -f "$f" ] || die "$TOPICS_REL/$t/topic.conf: fragment '${f#"$TOP/"}' does not exist"
 			fi
 			[ -f "$f" ] || continue
 			b=$(topic_branch "$t")

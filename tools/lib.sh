@@ -7,10 +7,23 @@ shopt -s inherit_errexit
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${WORK:-/var/cache/exynos-gki}
+# The kernel the topics apply to: Debian's linux-source-$BASE. The first
+# base, 6.1, has the top of WORK and topics/; another has its own
+# WORK/base-<version> and topics/<version>/, with the same layout.
+export BASE=${BASE:-6.1}
+[[ $BASE =~ ^[0-9]+\.[0-9]+$ ]] ||
+	{ echo "error: BASE=$BASE is not a kernel version such as 6.1 or 6.12" >&2; exit 1; }
+TOPICS=$TOP/topics
+if [ "$BASE" != 6.1 ]; then
+	TOPICS=$TOP/topics/$BASE
+	[ -d "$TOPICS" ] || { echo "error: no topics for BASE=$BASE: $TOPICS does not exist" >&2; exit 1; }
+	case $WORK in */base-"$BASE") ;; *) WORK=$WORK/base-$BASE ;; esac
+fi
+TOPICS_REL=${TOPICS#"$TOP"/}
 WORK=$(mkdir -p "$WORK" 2>/dev/null && cd "$WORK" && pwd) ||
 	{ echo "error: cannot create WORK=${WORK:-}: pick a writable directory with WORK=" >&2; exit 1; }
 KSRC=$WORK/linux
-TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+TARBALL=${TARBALL:-/usr/src/linux-source-$BASE.tar.xz}
 LOGDIR=$WORK/logs
 STATE=$KSRC/.git/exynos-gki
 mkdir -p "$LOGDIR"
@@ -60,13 +73,13 @@ conf_get() {
 
 # Topics in merge order, from topics/merge-order.
 topic_list() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/topics/merge-order" | awk '{print $1}'
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOPICS/merge-order" | awk '{print $1}'
 }
 
 topic_dir() {
-	[ -f "$TOP/topics/$1/topic.conf" ] ||
-		die "unknown topic '$1': topics/$1/topic.conf does not exist (known: $(topic_list | tr '\n' ' '))"
-	printf '%s\n' "$TOP/topics/$1"
+	[ -f "$TOPICS/$1/topic.conf" ] ||
+		die "unknown topic '$1': ${TOPICS#"$TOP"/}/$1/topic.conf does not exist (known: $(topic_list | tr '\n' ' '))"
+	printf '%s\n' "$TOPICS/$1"
 }
 
 topic_branch() { conf_get "$(topic_dir "$1")/topic.conf" branch "topic/$1"; }
@@ -85,7 +98,7 @@ topic_patches() {
 	d=$(topic_dir "$1")
 	[ -f "$d/series" ] || die "$d/series is missing: list the topic's patches there, one per line (an empty file for none)"
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$d/series" | while read -r p; do
-		[ -f "$d/$p" ] || die "topics/$1/series names '$p', which is not in topics/$1/: add the file or remove the line"
+		[ -f "$d/$p" ] || die "$TOPICS_REL/$1/series names '$p', which is not in $TOPICS_REL/$1/: add the file or remove the line"
 		printf '%s\n' "$d/$p"
 	done
 }

@@ -22,7 +22,8 @@ steps=(
 knobs() {
 	cat <<'EOF_KNOBS'
   WORK=/var/cache/exynos-gki      tree, builds, logs, results, caches (outside the checkout)
-  TARBALL=/usr/src/linux-source-6.1.tar.xz   the Debian kernel source the tree is imported from
+  BASE=6.1                        the kernel base: topics/ and WORK for 6.1, topics/<base>/ and WORK/base-<base> for another
+  TARBALL=/usr/src/linux-source-$BASE.tar.xz   the Debian kernel source the tree is imported from
   BUILD_NAME=<revision>           build directory name (the gates use "gate": one per config)
   EXTRA_FRAGMENT=                 extra config fragment(s), merged last
   GATES="checkpatch scope provenance kconfig kconfig-matrix coccicheck exports sparse modpost bisect arm32"

@@ -35,7 +35,7 @@ build_topic() {
 	branch=$(topic_branch "$t")
 	base=$(topic_base_rev "$t")
 	kgit rev-parse -q --verify "$base^{commit}" >/dev/null ||
-		die "topic $t: its base '$base' does not exist (a base topic must come earlier in topics/merge-order and build)"
+		die "topic $t: its base '$base' does not exist (a base topic must come earlier in $TOPICS_REL/merge-order and build)"
 	patches=$(topic_patches "$t") || return 1
 	key=$(topic_key "$t" "$base") || return 1
 	if [ "$(cat "$STATE/topic-$t.key" 2>/dev/null)" = "$key" ] &&
@@ -43,7 +43,7 @@ build_topic() {
 		# A branch moved since it was built (work not exported yet) is
 		# neither what topics/$t/ says nor to be thrown away.
 		[ ! -f "$STATE/topic-$t.sha" ] || [ "$(kgit rev-parse "refs/heads/$branch")" = "$(cat "$STATE/topic-$t.sha")" ] ||
-			die "$branch in $KSRC has moved since make topics built it from topics/$t/: export it (make export TOPIC=$t) or drop it (git -C $KSRC branch -D $branch), then rerun"
+			die "$branch in $KSRC has moved since make topics built it from $TOPICS_REL/$t/: export it (make export TOPIC=$t) or drop it (git -C $KSRC branch -D $branch), then rerun"
 		return 0
 	fi
 	log=$LOGDIR/topics-$t.log

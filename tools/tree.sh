@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make tree: import Debian's linux-source-6.1 tarball into $WORK/linux as a
+# make tree: import Debian's linux-source-$BASE tarball into $WORK/linux as a
 # git repository with one deterministic baseline commit and a version tag.
 . "$(dirname "$0")/lib.sh"
 
 need git git tar tar xz xz-utils flock util-linux
-[ -r "$TARBALL" ] || die "$TARBALL not found: install Debian package 'linux-source-6.1' (run 'make deps')"
+[ -r "$TARBALL" ] || die "$TARBALL not found: install Debian package 'linux-source-$BASE' (run 'make deps')"
 take_lock
 
 stamp=$(stat -c '%s %Y' "$TARBALL")
@@ -35,8 +35,9 @@ src=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | head -n1)
 [ -f "$src/Makefile" ] || die "$TARBALL does not hold a kernel tree"
 
 kver=$(make -s -C "$src" kernelversion 2>/dev/null)
-pver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || true)
-tag="v$kver${pver:+-debian-${pver#*-}}"
+pver=$(dpkg-query -W -f '${Version}' "linux-source-$BASE" 2>/dev/null || true)
+# A git tag name cannot hold the "~" of a backport version.
+tag="v$kver${pver:+-debian-${pver#*-}}" tag=${tag//\~/_}
 
 step "importing $kver (Debian ${pver:-unknown}) as a git repository"
 git -C "$src" init -q -b import
@@ -47,9 +48,9 @@ git -C "$src" config rerere.enabled true
 # Debian's top-level .gitignore ignores every top-level file; the tree is
 # imported as shipped, so add with --force rather than edit the file.
 git -C "$src" -c core.autocrlf=false add -f -A .
-GIT_AUTHOR_NAME="Debian linux-source-6.1" GIT_AUTHOR_EMAIL="debian-kernel@lists.debian.org" \
+GIT_AUTHOR_NAME="Debian linux-source-$BASE" GIT_AUTHOR_EMAIL="debian-kernel@lists.debian.org" \
 GIT_AUTHOR_DATE="$BASE_DATE" GIT_COMMITTER_DATE="$BASE_DATE" \
-	git -C "$src" commit -q --no-verify -m "Import Linux $kver from Debian linux-source-6.1 ${pver}" \
+	git -C "$src" commit -q --no-verify -m "Import Linux $kver from Debian linux-source-$BASE ${pver}" \
 	-m "Unpacked from $(basename "$TARBALL") as shipped, Debian patches applied."
 git -C "$src" tag "$tag"
 mkdir -p "$src/.git/exynos-gki"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The second base, Debian's linux-source-6.12: the tree imports into its
+# own WORK/base-6.12, its topics (topics/6.12/) apply and merge, the gates
+# that need no kernel build pass on them, and the range-diffs kept in
+# topics/6.12/ are what git range-diff gives against the 6.1 topics.
+. "$(dirname "$0")/lib.sh"
+scratch_checkout
+fresh_work base-6.12
+
+run_tool env BASE=6.x "$T/tree.sh"
+check "BASE that is not a version is refused, named" eval 'failed && has "BASE=6.x is not a kernel version"'
+run_tool env BASE=5.10 "$T/tree.sh"
+check "a base without topics is refused, naming the directory" eval 'failed && has "no topics for BASE=5.10: $SCRATCH/topics/5.10 does not exist"'
+
+export BASE=6.12
+run_tool "$T/tree.sh"
+check "make tree BASE=6.12 imports linux-source-6.12 into WORK/base-6.12, tagged with Debian's version" eval \
+	'passed && has "tree: v6.12." && has "imported into $WORK/base-6.12/linux" && ! has "~"'
+run_tool "$T/topics.sh"
+check "the 6.12 topics apply" eval 'passed && has "topics: cocci 1, pinctrl 3, soc 4, rtc 0 commits"'
+run_tool "$T/integration.sh"
+check "and merge into the 6.12 integration branch" eval 'passed && has "soc      merged"'
+GATES="checkpatch scope provenance kconfig" run_tool "$T/check.sh"
+echo "$out" | grep -E '^[a-z]+ +[a-z0-9]+ +(PASS|FAIL|SKIP)' | diag
+check "checkpatch, scope, provenance and kconfig pass on every 6.12 topic and integration" eval \
+	'passed && has "check: PASS" && has "kconfig        soc          PASS"'
+
+# The 6.1 topics, in the 6.1 WORK beside it, for the range-diffs.
+BASE=6.1 "$T/topics.sh" >/dev/null 2>&1
+run_tool "$T/range-diff.sh"
+check "the range-diffs against 6.1 in topics/6.12/ are up to date" eval \
+	'passed && has "range-diff: soc: " && git -C "$SCRATCH" diff --exit-code --stat -- topics/6.12'
+done_testing
