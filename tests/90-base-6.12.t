@@ -25,6 +25,10 @@ echo "$out" | grep -E '^[a-z]+ +[a-z0-9]+ +(PASS|FAIL|SKIP)' | diag
 check "checkpatch, scope, provenance and kconfig pass on every 6.12 topic and integration" eval \
 	'passed && has "check: PASS" && has "kconfig        soc          PASS"'
 
+run_tool "$T/boot.sh" integration modular
+check "the 6.12 integration branch builds with pin control and the PMU as modules, and boots loading them" eval \
+	'passed && has "ok 6 load exynos_pmu" && has "ok 7 load pinctrl_samsung" && has "boot: PASS integration modular"'
+
 # The 6.1 topics, in the 6.1 WORK beside it, for the range-diffs.
 BASE=6.1 "$T/topics.sh" >/dev/null 2>&1
 run_tool "$T/range-diff.sh"

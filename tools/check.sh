@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 GATES=${GATES:-checkpatch scope provenance kconfig kconfig-matrix coccicheck exports sparse modpost bisect arm32}
+GATES=${GATES//,/ } # commas too, for a command line that is word-split
 take_lock
 targets=${1:-"$(topic_list | tr '\n' ' ')integration"}
 cache=$WORK/check-cache
