@@ -17,7 +17,12 @@ TOPICS=$TOP/topics
 if [ "$BASE" != 6.1 ]; then
 	TOPICS=$TOP/topics/$BASE
 	[ -d "$TOPICS" ] || { echo "error: no topics for BASE=$BASE: $TOPICS does not exist" >&2; exit 1; }
-	case $WORK in */base-"$BASE") ;; *) WORK=$WORK/base-$BASE ;; esac
+	# A WORK that is already this base's (a tool started by another
+	# tool) says so in a marker file.
+	if [ "$(cat "$WORK/.exynos-gki-base" 2>/dev/null)" != "$BASE" ]; then
+		WORK=$WORK/base-$BASE
+		mkdir -p "$WORK" 2>/dev/null && echo "$BASE" >"$WORK/.exynos-gki-base"
+	fi
 fi
 TOPICS_REL=${TOPICS#"$TOP"/}
 WORK=$(mkdir -p "$WORK" 2>/dev/null && cd "$WORK" && pwd) ||
