@@ -67,6 +67,7 @@ check "build directory names: slashes become dashes" eval \
 (
 	set -e
 	TOP=$tmp/top KSRC=$tmp/linux KB_CONFIGS=$tmp/top/boot/configs
+	TOPICS=$TOP/topics TOPICS_REL=topics
 	mkdir -p "$KB_CONFIGS" "$TOP/topics/foo" "$TOP/topics/bar" "$TOP/topics/baz" "$KSRC"
 	touch "$KB_CONFIGS/virt.config" "$KB_CONFIGS/modular.config" "$KB_CONFIGS/builtin.config"
 	printf '# order\nfoo\nbar\nbaz\n' >"$TOP/topics/merge-order"

@@ -83,7 +83,7 @@ topic_list() {
 
 topic_dir() {
 	[ -f "$TOPICS/$1/topic.conf" ] ||
-		die "unknown topic '$1': ${TOPICS#"$TOP"/}/$1/topic.conf does not exist (known: $(topic_list | tr '\n' ' '))"
+		die "unknown topic '$1': $TOPICS_REL/$1/topic.conf does not exist (known: $(topic_list | tr '\n' ' '))"
 	printf '%s\n' "$TOPICS/$1"
 }
 
