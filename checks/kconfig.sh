@@ -26,8 +26,12 @@ base=$(base_tag)
 # it records, on the toolchain: it is cached by both, so a commit that
 # changes only C files reuses its parent's.
 toolchain=$(tool_versions | sha256sum | cut -c1-12)
+# The hash of a revision's kconfig inputs, once per revision (kin_hash
+# runs in the main shell; sum_file is called from command substitutions).
+declare -A kin
+kin_hash() { [ -n "${kin[$1]:-}" ] || kin[$1]=$(kb_kconfig_inputs "$1" | sha256sum | cut -c1-40); }
 sum_file() {
-	echo "$out/sums/$(kb_kconfig_inputs "$1" | sha256sum | cut -c1-40)-$toolchain-${2%%:*}-${2#*:}"
+	echo "$out/sums/${kin[$1]:?kin_hash $1 first}-$toolchain-${2%%:*}-${2#*:}"
 }
 # config_sum REV ARCH:DEFCONFIG: that checksum.
 config_sum() {
@@ -50,6 +54,7 @@ config_sum() {
 begin_tree_op "kconfig gate"
 trap 'kgit checkout -q --detach "$base"; end_tree_op' EXIT
 declare -A ref
+kin_hash "$base"
 for tg in $TARGETS; do
 	ref[$tg]=$(config_sum "$base" "$tg") || gate_fail "$tg does not configure on the base (above)"
 done
@@ -61,6 +66,7 @@ else
 fi
 n=0 changed=0
 for rev in $revs; do
+	kin_hash "$rev"
 	n=$((n + 1)) line=
 	for tg in $TARGETS; do
 		s=$(config_sum "$rev" "$tg") ||
@@ -83,7 +89,9 @@ if [ "$TARGET" != integration ] && [ -f "$frag" ]; then
 		[ -f "$cache" ] || { kconfig_fragment_misses "$1" "$frag" "$out/effect" >"$cache.tmp" && mv "$cache.tmp" "$cache"; }
 		cat "$cache"
 	}
-	on_tip=$(effect_misses "$(topic_branch "$TARGET")")
+	tip=$(kgit rev-parse "$(topic_branch "$TARGET")")
+	kin_hash "$tip"
+	on_tip=$(effect_misses "$tip")
 	on_base=$(effect_misses "$base")
 	if [ -n "$on_tip" ]; then
 		echo "$TOPICS_REL/$TARGET/kconfig-effect.config does not take effect on the topic: $on_tip"
