@@ -19,6 +19,37 @@
  */
 #include <string.h>
 #include "lkc.h"
+/*
+ * Kconfig's internals changed in v6.10: symbols live in a hash table
+ * (internal.h) and each knows its menu entries, which carry the file
+ * name; before, a P_SYMBOL property did.
+ */
+#include "internal.h"
+#ifdef HASHTABLE_DECLARE
+#define KCONFIG_SYMBOL_MENUS
+#define each_symbol(i, sym) for_all_symbols(sym)
+#else
+#define each_symbol(i, sym) for_all_symbols(i, sym)
+#endif
+
+/* Is SYM defined in a file under DIR? */
+static bool defined_under(struct symbol *sym, const char *dir)
+{
+#ifdef KCONFIG_SYMBOL_MENUS
+	struct menu *menu;
+
+	list_for_each_entry(menu, &sym->menus, link)
+		if (!strncmp(menu->filename, dir, strlen(dir)))
+			return true;
+#else
+	struct property *prop;
+
+	for_all_properties(sym, prop, P_SYMBOL)
+		if (!strncmp(prop->file->name, dir, strlen(dir)))
+			return true;
+#endif
+	return false;
+}
 
 #define MAX_AXES 32
 #define MAX_SYMS 16
@@ -111,19 +142,15 @@ static int nwatched;
  */
 static bool watched(struct symbol *sym)
 {
-	struct property *prop;
 	int i;
 
 	if (!sym->name || !(sym->type == S_BOOLEAN || sym->type == S_TRISTATE))
 		return false;
 	for (i = 0; i < nwatch; i++)
-		if (!strcmp(sym->name, watch[i]))
+		if (!strcmp(sym->name, watch[i]) ||
+		    (watch[i][strlen(watch[i]) - 1] == '/' &&
+		     defined_under(sym, watch[i])))
 			return true;
-	for_all_properties(sym, prop, P_SYMBOL)
-		for (i = 0; i < nwatch; i++)
-			if (watch[i][strlen(watch[i]) - 1] == '/' &&
-			    !strncmp(prop->file->name, watch[i], strlen(watch[i])))
-				return true;
 	return false;
 }
 
@@ -137,12 +164,12 @@ static int cmp_sym(const void *a, const void *b)
 static void find_watched(void)
 {
 	struct symbol *sym;
-	int i, n = 0;
+	int i __attribute__((unused)), n = 0;
 
-	for_all_symbols(i, sym)
+	each_symbol(i, sym)
 		n += watched(sym);
 	watched_syms = calloc(n + 1, sizeof(*watched_syms));
-	for_all_symbols(i, sym)
+	each_symbol(i, sym)
 		if (watched(sym))
 			watched_syms[nwatched++] = sym;
 	qsort(watched_syms, nwatched, sizeof(*watched_syms), cmp_sym);

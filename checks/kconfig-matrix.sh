@@ -39,7 +39,9 @@ if [ "$TARGET" = integration ]; then rev=integration; else rev=$(topic_branch "$
 range=$(target_range)
 kgit diff --quiet "${range%%..*}" "${range#*..}" -- '*Kconfig*' &&
 	gate_skip "$TARGET changes no Kconfig file"
-SPEC=$TOP/checks/kconfig-matrix.spec
+# The axes: a base other than 6.1 may name its own (topics/<base>/).
+SPEC=$TOPICS/kconfig-matrix.spec
+[ -f "$SPEC" ] || SPEC=$TOP/checks/kconfig-matrix.spec
 DIRS="drivers/clk/samsung drivers/pinctrl/samsung drivers/soc/samsung"
 out=$WORK/kconfig-matrix
 o=$WORK/build/kconfig-matrix
@@ -67,7 +69,7 @@ evaluate_and_place() {
 	kb_make "$o" -s KCONFIG_ALLCONFIG="$out/base.fragment" allnoconfig >"$out/allnoconfig.log" 2>&1 ||
 		gate_fail "allnoconfig failed at $rev, see $out/allnoconfig.log"
 	k=$o/scripts/kconfig
-	gcc -O2 -Wall -I"$KSRC/scripts/kconfig" -I"$k" -o "$out/kconfig-matrix" "$TOP/checks/kconfig-matrix.c" \
+	gcc -O2 -Wall -I"$KSRC/scripts/kconfig" -I"$KSRC/scripts/include" -I"$k" -o "$out/kconfig-matrix" "$TOP/checks/kconfig-matrix.c" \
 		"$k"/{confdata,expr,lexer.lex,menu,parser.tab,preprocess,symbol,util}.o 2>"$out/cc.log" ||
 		gate_fail "checks/kconfig-matrix.c does not build against $rev's scripts/kconfig, see $out/cc.log"
 	# evaluate BASE.config SPEC OUTDIR: run the evaluator in the environment

@@ -17,7 +17,7 @@ run_tool "$T/tree.sh"
 check "make tree BASE=6.12 imports linux-source-6.12 into WORK/base-6.12, tagged with Debian's version" eval \
 	'passed && has "imported into $WORK/base-6.12/linux" && grep -qE "^tree: v6\.12\.[0-9]+-debian-[^ ~]+ at " <<<"$out"'
 run_tool "$T/topics.sh"
-check "the 6.12 topics apply" eval 'passed && has "topics: cocci 1, pinctrl 3, soc 4, rtc 0 commits"'
+check "the 6.12 topics apply" eval 'passed && has "topics: cocci 1, clk 15, pinctrl 3, soc 4, rtc 0 commits"'
 run_tool "$T/integration.sh"
 check "and merge into the 6.12 integration branch" eval 'passed && has "soc      merged"'
 GATES="checkpatch scope provenance kconfig" run_tool "$T/check.sh"
@@ -26,8 +26,8 @@ check "checkpatch, scope, provenance and kconfig pass on every 6.12 topic and in
 	'passed && has "check: PASS" && has "kconfig        soc          PASS"'
 
 run_tool "$T/boot.sh" integration modular
-check "the 6.12 integration branch builds with pin control and the PMU as modules, and boots loading them" eval \
-	'passed && has "ok 6 load exynos_pmu" && has "ok 7 load pinctrl_samsung" && has "boot: PASS integration modular"'
+check "the 6.12 integration branch builds with clocks, pin control and the PMU as modules, and boots loading them" eval \
+	'passed && has "ok 6 load exynos_pmu" && has "ok 7 load pinctrl_samsung" && has "load clk-gs101" && has "boot: PASS integration modular"'
 
 # The 6.1 topics, in the 6.1 WORK beside it, for the range-diffs.
 BASE=6.1 "$T/topics.sh" >/dev/null 2>&1

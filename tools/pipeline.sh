@@ -7,12 +7,9 @@
 # line per step and a summary; writes $WORK/summary.json for bots.
 . "$(dirname "$0")/lib.sh"
 
-# The gates that run on 6.12 so far, comma-separated for the step's
-# command line: the Kconfig matrix's spec names the clk topic's options,
-# and exports needs that topic. (Until clk is ported, every commit of the
-# bisect walk panics in the base's clock driver on its late-CMU DT, as the
-# base does: the walk shows that each commit builds and boots no worse.)
-GATES_6_12=checkpatch,scope,provenance,kconfig,coccicheck,sparse,modpost,bisect,arm32
+# The gates that run on 6.12, comma-separated for the step's command line:
+# all of them.
+GATES_6_12=checkpatch,scope,provenance,kconfig,kconfig-matrix,coccicheck,exports,sparse,modpost,bisect,arm32
 steps=(
 	"tree|$TOP/tools/tree.sh"
 	"topics|$TOP/tools/topics.sh"

@@ -30,8 +30,9 @@ for topic in ${1:-$(topic_list)}; do
 		echo "range-diff: $topic: no commits on either base"
 		continue
 	fi
+	# A fixed abbreviation: the same output whatever else the repository holds.
 	GIT_ALTERNATE_OBJECT_DIRECTORIES=$old_ksrc/.git/objects \
-		kgit range-diff --no-color "$old" "$(kgit rev-parse "${new%%..*}")..$(kgit rev-parse "${new#*..}")" >"$out.tmp" ||
+		kgit -c core.abbrev=7 range-diff --no-color "$old" "$(kgit rev-parse "${new%%..*}")..$(kgit rev-parse "${new#*..}")" >"$out.tmp" ||
 		{ rm -f "$out.tmp"; die "git range-diff failed for topic $topic"; }
 	mv "$out.tmp" "$out"
 	printf 'range-diff: %s: %s lines in %s\n' "$topic" "$(wc -l <"$out")" "${out#"$TOP/"}"
