@@ -16,6 +16,8 @@
  *   OFFSET pll36xx M P S     PLL36xx CON0 (K goes in CON1 as a plain word)
  *   OFFSET pll0822x M P S    Exynos850 PLL0822x CON3: the PLL35xx layout
  *   OFFSET pll0831x M P S    PLL0831x CON3: the PLL36xx layout, K in CON5
+ *   OFFSET pll0516x M P S    gs101's PLL0516x, PLL0517x and PLL0518x CON3:
+ *   (and pll0517x, pll0518x)  the PLL0822x layout (0516x doubles the rate)
  *   OFFSET PLLTYPE M P S BITS  the same, BITS ORed in (FSD keeps the PLL's
  *                            own mux, bit 4, in its CON0)
  *   OFFSET bcd N             N (0-99) in BCD, for RTC registers
@@ -86,14 +88,16 @@ static void flush_block(void)
 static int is_pll(const char *type)
 {
 	return !strcmp(type, "pll35xx") || !strcmp(type, "pll36xx") ||
-	       !strcmp(type, "pll0822x") || !strcmp(type, "pll0831x");
+	       !strcmp(type, "pll0822x") || !strcmp(type, "pll0831x") ||
+	       !strcmp(type, "pll0516x") || !strcmp(type, "pll0517x") ||
+	       !strcmp(type, "pll0518x");
 }
 
 static unsigned long pll(const char *type, char **tok)
 {
 	unsigned long m, p, s;
 
-	if (!strcmp(type, "pll35xx") || !strcmp(type, "pll0822x"))
+	if (strcmp(type, "pll36xx") && strcmp(type, "pll0831x"))
 		m = number(tok[0], 0x3ff);	/* MDIV [25:16] */
 	else
 		m = number(tok[0], 0x1ff);	/* MDIV [24:16] */

@@ -3,8 +3,8 @@
 # sparse gate: sparse on the C files the target touches under drivers/ and
 # kernel/, and on the C files beside a header it touches there (the
 # header's users), at its tip and at its base, both in the modular
-# configuration: make C=1 checks what it recompiles, so the build
-# directory is brought to the revision and those files are touched. Only
+# configuration: make C=2 checks every file of their directories, whatever
+# the build directory recompiles, so both sides see the same files. Only
 # warnings the target adds count; they are matched without line and column
 # numbers, so a warning that merely moved is not new. Gate: 0 new.
 . "$(dirname "$0")/lib.sh"
@@ -33,16 +33,15 @@ sparse_warnings() {
 	out=$LOGDIR/sparse-$(kb_name "$r").log
 	for f in $files; do [ ! -f "$KSRC/$f" ] || there+=("$f"); done
 	[ ${#there[@]} -gt 0 ] || return 0
-	(cd "$KSRC" && touch "${there[@]}")
 	# shellcheck disable=SC2046 # one make target per directory
-	kb_make "$o" C=1 CHECK=sparse $(printf '%s\n' "${there[@]}" | xargs -n1 dirname | sort -u | sed 's|$|/|') >"$out" 2>&1 ||
+	kb_make "$o" C=2 CHECK=sparse $(printf '%s\n' "${there[@]}" | xargs -n1 dirname | sort -u | sed 's|$|/|') >"$out" 2>&1 ||
 		{ echo "make C=1 failed at $r, see $out" >&2; return 1; }
 	sed -n -E 's#^(\.\./|'"$KSRC"'/)?([^:]+):[0-9]+:[0-9]+: (warning|error): (.*)#\2: \3: \4#p' "$out" | sort
 }
 
 # The base's warnings are the same for every target: computed once.
 kb_fragments "$base" modular
-base_key=$(result_key "$(kgit rev-parse "$base")" "$files" "$(kb_config_stamp "$base" "${KB_FRAGMENTS[@]}")" "$(sparse --version)")
+base_key=$(result_key C=2 "$(kgit rev-parse "$base")" "$files" "$(kb_config_stamp "$base" "${KB_FRAGMENTS[@]}")" "$(sparse --version)")
 tmp=$WORK/sparse.$$
 sparse_warnings "$rev" >"$tmp.tip" || gate_fail "sparse could not run at $rev (above)"
 if ! result_get "$base_key" >"$tmp.base"; then

@@ -4,9 +4,10 @@
 # compare what they built. A SoC is boot/soc/<soc>.conf: a synthetic one
 # (exynos5433, exynos850: boot/soc/<soc>.dtsi merged into the DT QEMU
 # dumps) or a real board (tm2, e850-96, espresso, jackpotlte, sadk,
-# fsd-evb: "board =" names a DTB of the tree whose SoC nodes boot/graft.c
+# fsd-evb, and gs101's oriole on 6.12: "board =" names a DTB of the tree whose SoC nodes boot/graft.c
 # grafts into QEMU's DT); registers seeded from boot/soc/<soc>.regs.
-# Default: all eight. Compared is what the drivers
+# Default: every SoC whose .conf names BASE in its "bases" (6.1 when it
+# has none): the eight above on 6.1. Compared is what the drivers
 # built: devices bound, clock names/parents/rates, pins, groups and
 # functions, SoC id, RTC time, a GPIO line, the kernel's error messages. A
 # modular second kernel is booted again with the top-level Samsung modules
@@ -38,7 +39,11 @@
 need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler fdtput device-tree-compiler cpp cpp gcc gcc \
 	timeout coreutils
 socs=("$@")
-[ ${#socs[@]} -gt 0 ] || socs=(exynos5433 exynos850 tm2 e850-96 espresso jackpotlte sadk fsd-evb)
+if [ ${#socs[@]} -eq 0 ]; then
+	for s in exynos5433 exynos850 tm2 e850-96 espresso jackpotlte sadk fsd-evb oriole; do
+		if [[ " $(conf_get "$TOP/boot/soc/$s.conf" bases 6.1) " == *" $BASE "* ]]; then socs+=("$s"); fi
+	done
+fi
 read -r rev_a cfg_a <<<"${EQ_A:-$(base_tag) builtin}"
 read -r rev_b cfg_b <<<"${EQ_B:-integration modular}"
 orders=${EQ_ORDERS:-12}
