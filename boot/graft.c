@@ -530,11 +530,23 @@ static void copy_props(int boff, int ooff)
 		} else if (!strcmp(name, "interrupts")) {
 			int parent = irq_parent(boff);
 
-			/* GIC SPIs are renumbered; a grafted controller's cells stay. */
-			if (parent >= 0 && is_gic(board, parent))
-				for (int i = 0; i + 2 < len / 4; i += 3)
-					if (fdt32_to_cpu(v[i]) == 0)
-						nv[i + 1] = cpu_to_fdt32(new_spi(fdt32_to_cpu(v[i + 1])));
+			/*
+			 * GIC SPIs are renumbered; a grafted controller's cells
+			 * stay. QEMU's GIC takes 3 cells; a GICv3 with PPI
+			 * partitions (gs101) takes a 4th, the partition, which is
+			 * 0 for SPIs: it is dropped.
+			 */
+			if (parent >= 0 && is_gic(board, parent)) {
+				int n = cells_of(parent, "#interrupt-cells", 3), k = 0;
+
+				for (int i = 0; n >= 3 && i + n <= len / 4; i += n) {
+					nv[k++] = v[i];
+					nv[k++] = fdt32_to_cpu(v[i]) ? v[i + 1] :
+						cpu_to_fdt32(new_spi(fdt32_to_cpu(v[i + 1])));
+					nv[k++] = v[i + 2];
+				}
+				len = k * 4;
+			}
 		} else if (refprop(name) >= 0) {
 			struct refcheck rc = { NULL };
 

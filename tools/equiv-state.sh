@@ -29,6 +29,12 @@ eq_state() {
 			next
 		}
 		sec == "devices" { print "dev " line; next }
+		# A gpio range keeps its width, not its global numbers: gpiolib
+		# hands those out in the order the controllers probe.
+		sec == "pinctrl" && match(line, /GPIOS \[[0-9]+ - [0-9]+\]/) {
+			split(substr(line, RSTART + 7, RLENGTH - 8), g, " - ")
+			line = substr(line, 1, RSTART - 1) "GPIOS " (g[2] - g[1] + 1) substr(line, RSTART + RLENGTH)
+		}
 		{ print sec " " line }
 	' | LC_ALL=C sort
 }

@@ -7,7 +7,7 @@
 # fsd-evb, and gs101's oriole on 6.12: "board =" names a DTB of the tree whose SoC nodes boot/graft.c
 # grafts into QEMU's DT); registers seeded from boot/soc/<soc>.regs.
 # Default: every SoC whose .conf names BASE in its "bases" (6.1 when it
-# has none): the eight above on 6.1. Compared is what the drivers
+# has none): the eight above on 6.1, and oriole too on 6.12. Compared is what the drivers
 # built: devices bound, clock names/parents/rates, pins, groups and
 # functions, SoC id, RTC time, a GPIO line, the kernel's error messages. A
 # modular second kernel is booted again with the top-level Samsung modules

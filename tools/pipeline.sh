@@ -18,12 +18,13 @@ steps=(
 	"boot-builtin|$TOP/tools/boot.sh integration builtin"
 	"boot-modular|$TOP/tools/boot.sh integration modular"
 	"equiv|$TOP/tools/equiv.sh"
-	# The second base: what is ported to 6.12 so far (topics/6.12/).
+	# The second base, Debian's linux-source-6.12 (topics/6.12/).
 	"tree-6.12|env BASE=6.12 $TOP/tools/tree.sh"
 	"topics-6.12|env BASE=6.12 $TOP/tools/topics.sh"
 	"integration-6.12|env BASE=6.12 $TOP/tools/integration.sh"
 	"check-6.12|env BASE=6.12 GATES=$GATES_6_12 $TOP/tools/check.sh"
 	"boot-6.12|env BASE=6.12 $TOP/tools/boot.sh integration modular"
+	"equiv-6.12|env BASE=6.12 $TOP/tools/equiv.sh"
 )
 
 # Every environment knob of tools/ and checks/, with its default: what
