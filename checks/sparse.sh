@@ -35,7 +35,7 @@ sparse_warnings() {
 	[ ${#there[@]} -gt 0 ] || return 0
 	# shellcheck disable=SC2046 # one make target per directory
 	kb_make "$o" C=2 CHECK=sparse $(printf '%s\n' "${there[@]}" | xargs -n1 dirname | sort -u | sed 's|$|/|') >"$out" 2>&1 ||
-		{ echo "make C=1 failed at $r, see $out" >&2; return 1; }
+		{ echo "make C=2 failed at $r, see $out" >&2; return 1; }
 	sed -n -E 's#^(\.\./|'"$KSRC"'/)?([^:]+):[0-9]+:[0-9]+: (warning|error): (.*)#\2: \3: \4#p' "$out" | sort
 }
 

@@ -4,12 +4,13 @@
 # compare what they built. A SoC is boot/soc/<soc>.conf: a synthetic one
 # (exynos5433, exynos850: boot/soc/<soc>.dtsi merged into the DT QEMU
 # dumps) or a real board (tm2, e850-96, espresso, jackpotlte, sadk,
-# fsd-evb, and gs101's oriole on 6.12: "board =" names a DTB of the tree whose SoC nodes boot/graft.c
-# grafts into QEMU's DT); registers seeded from boot/soc/<soc>.regs.
-# Default: every SoC whose .conf names BASE in its "bases" (6.1 when it
-# has none): the eight above on 6.1, and oriole too on 6.12. Compared is what the drivers
-# built: devices bound, clock names/parents/rates, pins, groups and
-# functions, SoC id, RTC time, a GPIO line, the kernel's error messages. A
+# fsd-evb, and gs101's oriole on 6.12: "board =" names a DTB of the tree
+# whose SoC nodes boot/graft.c grafts into QEMU's DT); registers seeded
+# from boot/soc/<soc>.regs. Default: every SoC whose .conf names BASE in
+# its "bases" (6.1 when it has none): the eight above on 6.1, and oriole
+# too on 6.12. Compared is what the drivers built: devices bound, clock
+# names/parents/rates, pins, groups and functions, SoC id, RTC time, a
+# GPIO line, the kernel's error messages. A
 # modular second kernel is booted again with the top-level Samsung modules
 # loaded in EQ_ORDERS orders (the second: clock modules last, after all
 # their consumers; the rest seeded); every order must give the same state
