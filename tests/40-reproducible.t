@@ -5,33 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 scratch_checkout
 
-# The second import runs under a user whose ~/.gitconfig changes what
-# commit, am, format-patch and merge do: the tools must not see it.
-hostile=$TEST_ROOT/hostile-home
-mkdir -p "$hostile"
-cat >"$hostile/.gitconfig" <<'CFG'
-[user]
-	name = Someone Else
-	email = else@invalid
-[commit]
-	gpgsign = true
-[core]
-	autocrlf = true
-	abbrev = 20
-[am]
-	threeWay = true
-	keepcr = true
-[format]
-	signature = hostile
-	subjectPrefix = HOSTILE
-	numbered = true
-[diff]
-	noprefix = true
-[merge]
-	conflictStyle = diff3
-[init]
-	defaultBranch = hostile
-CFG
+# The second import runs under a hostile ~/.gitconfig.
+hostile=$(hostile_home)
 declare -A refs
 for w in repro-a repro-b; do
 	export WORK=$TEST_ROOT/$w

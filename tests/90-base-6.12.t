@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The second base, Debian's linux-source-6.12: the tree imports into its
-# own WORK/base-6.12, its topics (topics/6.12/) apply and merge, the gates
+# own WORK/base-6.12, its topics (topics/6.12/) apply and merge (the same
+# SHAs from a second import under a hostile ~/.gitconfig), the gates
 # that need no kernel build pass on them, the modular integration branch
 # boots and is equivalent to the built-in base on nine SoCs (gs101 among
 # them), and the range-diffs kept in topics/6.12/ are what git
@@ -22,6 +23,17 @@ run_tool "$T/topics.sh"
 check "the 6.12 topics apply" eval 'passed && has "topics: cocci 1, clk 15, pinctrl 3, soc 4, rtc 0 commits"'
 run_tool "$T/integration.sh"
 check "and merge into the 6.12 integration branch" eval 'passed && has "soc      merged"'
+
+# Reproducible on this base too: a second WORK that imports the tarball
+# itself, under a hostile ~/.gitconfig, gives the same SHAs.
+refs() { git -C "$1/base-6.12/linux" for-each-ref --format='%(refname) %(objectname)' refs/heads refs/tags; }
+repro=$TEST_ROOT/repro-6.12
+rm -rf "$repro"
+run_tool env WORK="$repro" HOME="$(hostile_home)" sh -c '"$1/tree.sh" && "$1/topics.sh" && "$1/integration.sh"' - "$T"
+check "a second import of linux-source-6.12 under a hostile ~/.gitconfig gives the same base, topic and integration SHAs" eval \
+	'passed && test "$(refs "$WORK")" = "$(refs "$repro")" && test "$(refs "$WORK" | wc -l)" -ge 7'
+refs "$repro" | diag
+rm -rf "$repro"
 GATES="checkpatch scope provenance kconfig" run_tool "$T/check.sh"
 echo "$out" | grep -E '^[a-z]+ +[a-z0-9]+ +(PASS|FAIL|SKIP)' | diag
 check "checkpatch, scope, provenance and kconfig pass on every 6.12 topic and integration" eval \

@@ -90,6 +90,37 @@ fresh_work() {
 	KSRC=$w/linux
 }
 
+# hostile_home: a HOME whose ~/.gitconfig changes what commit, am,
+# format-patch and merge do; the tools must not see it (the same SHAs).
+hostile_home() {
+	local h=$TEST_ROOT/hostile-home
+	mkdir -p "$h"
+	cat >"$h/.gitconfig" <<'CFG'
+[user]
+	name = Someone Else
+	email = else@invalid
+[commit]
+	gpgsign = true
+[core]
+	autocrlf = true
+	abbrev = 20
+[am]
+	threeWay = true
+	keepcr = true
+[format]
+	signature = hostile
+	subjectPrefix = HOSTILE
+	numbered = true
+[diff]
+	noprefix = true
+[merge]
+	conflictStyle = diff3
+[init]
+	defaultBranch = hostile
+CFG
+	echo "$h"
+}
+
 kgit() { git -C "$KSRC" "$@"; }
 tree_clean() {
 	local s
