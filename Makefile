@@ -12,7 +12,7 @@ export WORK BASE
 T := tools
 
 .PHONY: all help deps tree topics integration build boot export request-pull \
-	resolve check test bench bloat equiv fresh-check range-diff
+	resolve check test test-full bench bloat equiv fresh-check range-diff
 
 all: deps
 	@$(T)/pipeline.sh
@@ -72,6 +72,10 @@ fresh-check: deps
 
 test: deps
 	@tests/run
+
+# The tests above and those that do not fit CI's limit (tests/full/).
+test-full: deps
+	@TEST_FULL=1 tests/run
 
 bench: deps
 	@$(T)/bench.sh

@@ -16,7 +16,7 @@ lint() {
 	[ -z "$out" ] || rc=1
 }
 
-lint tools/*.sh checks/*.sh tests/*.t tests/lib.sh tests/run .ci/run
+lint tools/*.sh checks/*.sh tests/*.t tests/full/*.t tests/lib.sh tests/run .ci/run
 check "shellcheck: no warning in tools/, checks/, tests/ and .ci/run" eval 'passed'
 
 tmp=$(mktemp -d "$TEST_ROOT/shellcheck.XXXXXX")

@@ -42,16 +42,29 @@ has() { grep -qF -- "$1" <<<"$out" || { echo "# expected output to contain: $1";
 failed() { [ "$rc" != 0 ] || { echo "# expected a non-zero exit"; diag <<<"$out"; return 1; }; }
 passed() { [ "$rc" = 0 ] || { echo "# expected success, got exit $rc"; diag <<<"$out"; return 1; }; }
 
-# use_boot_work: WORK and KSRC of tests/70-boot.t, whose tree and builds
-# later boot tests reuse; skips the test when that has not run.
-use_boot_work() {
-	export WORK=$TEST_ROOT/boot
-	KSRC=$WORK/linux
+# use_work NAME TEST [KSRC]: WORK=$TEST_ROOT/NAME as TEST left it (tree
+# and builds) for a later test; skips the test when TEST has not run.
+use_work() {
+	export WORK=$TEST_ROOT/$1
+	KSRC=${3:-$WORK/linux}
 	if [ ! -d "$KSRC/.git" ]; then
-		echo "1..0 # SKIP no $KSRC: tests/70-boot.t prepares it"
+		echo "1..0 # SKIP no $KSRC: $2 prepares it"
 		exit 0
 	fi
 }
+use_boot_work() { use_work boot tests/70-boot.t; }
+
+# Helpers of the equivalence tests. rebuild_integration: the topics and
+# integration again, after a seed. in_diff ERE [SOC]: the kept diff of the
+# last run on SOC (exynos5433) has a line matching ERE. seed_regs and
+# seed_dtsi SED: a copy of the Exynos5433 description edited by SED.
+rebuild_integration() { run_tool sh -c "'$T/topics.sh' && '$T/integration.sh'"; }
+in_diff() {
+	grep -qE -- "$1" "$WORK/logs/equiv-${2:-exynos5433}.diff" ||
+		{ echo "# no line matching $1 in the ${2:-exynos5433} diff"; return 1; }
+}
+seed_regs() { sed "$1" "$SCRATCH/boot/soc/exynos5433.regs" >"$TEST_ROOT/fault.regs"; }
+seed_dtsi() { sed "$1" "$SCRATCH/boot/soc/exynos5433.dtsi" >"$TEST_ROOT/fault.dtsi"; }
 
 # A copy of this checkout that a test may edit (topics, series, rerere),
 # committed so that 'git status' shows what the tools changed.

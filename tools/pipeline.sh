@@ -58,13 +58,14 @@ knobs() {
   BENCH_WORK=$WORK-bench          make bench's own WORK
   BENCH_EQUIV=0, BENCH_COLD=0     make bench: also time the equivalence suite; a cold make and make test
   TEST_ROOT=/var/tmp/exynos-gki-tests   make test's scratch directory
+  TEST_FULL=                      non-empty: make test also runs tests/full/ (make test-full)
 EOF_KNOBS
 }
 
 if [ "${1:-}" = --help ]; then
 	echo "usage: make [TARGET] [VAR=value...]; make runs the main job, tools/pipeline.sh:"
 	for s in "${steps[@]}"; do c=${s#*|}; printf '  %-16s %s\n' "${s%%|*}" "${c//"$TOP"\//}"; done
-	echo "Other targets: deps tree topics integration build boot equiv check test bench bloat range-diff (BASE=6.12)"
+	echo "Other targets: deps tree topics integration build boot equiv check test test-full bench bloat range-diff (BASE=6.12)"
 	echo "  export request-pull resolve (TOPIC=), fresh-check; BRANCH=integration CONFIG=modular SOC= TOPIC="
 	echo "Environment (default):"
 	knobs

@@ -3,7 +3,7 @@
 # defect and the first assignment that shows it, on each kind it exists
 # for: an object left unbuilt below a modular option, a built-in object
 # that needs a module's symbol, and an MCT built in without its clocks.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 scratch_checkout
 fresh_work kconfig-matrix
 run_tool "$T/topics.sh"

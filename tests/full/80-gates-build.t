@@ -2,7 +2,7 @@
 # The gates that build kernels (bisect, modpost, sparse, arm32, coccicheck)
 # pass on the real topics and integration, and each fails on a seeded
 # defect, naming it. One WORK and its build directories serve every case.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 scratch_checkout
 export WORK=$TEST_ROOT/gates-build
 mkdir -p "$WORK"

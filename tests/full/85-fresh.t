@@ -3,7 +3,7 @@
 # passes on this checkout, and fails, naming QEMU and the ROM, when QEMU is
 # started with its default network card again (the ipxe-qemu ROM that
 # 'make deps' does not install). It boots the kernel tests/70-boot.t built.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 scratch_checkout
 export WORK=$TEST_ROOT/fresh
 mkdir -p "$WORK"

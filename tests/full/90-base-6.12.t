@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The second base, Debian's linux-source-6.12, in the WORK that
+# tests/90-base-6.12.t imported it into: the same SHAs from a second
+# import under a hostile ~/.gitconfig, the gates that need no kernel build
+# pass on every 6.12 topic, the modular integration branch boots, and it
+# is equivalent to the built-in base on nine SoCs (gs101 among them).
+. "$(dirname "$0")/../lib.sh"
+scratch_checkout
+use_work second-base tests/90-base-6.12.t "$TEST_ROOT/second-base/base-6.12/linux"
+export BASE=6.12
+"$T/topics.sh" >/dev/null 2>&1
+"$T/integration.sh" >/dev/null 2>&1
+
+# Reproducible on this base too: a second WORK that imports the tarball
+# itself, under a hostile ~/.gitconfig, gives the same SHAs.
+refs() { git -C "$1/base-6.12/linux" for-each-ref --format='%(refname) %(objectname)' refs/heads refs/tags; }
+repro=$TEST_ROOT/repro-6.12
+rm -rf "$repro"
+run_tool env WORK="$repro" HOME="$(hostile_home)" sh -c '"$1/tree.sh" && "$1/topics.sh" && "$1/integration.sh"' - "$T"
+check "a second import of linux-source-6.12 under a hostile ~/.gitconfig gives the same base, topic and integration SHAs" eval \
+	'passed && test "$(refs "$WORK")" = "$(refs "$repro")" && test "$(refs "$WORK" | wc -l)" -ge 7'
+refs "$repro" | diag
+rm -rf "$repro"
+GATES="checkpatch scope provenance kconfig" run_tool "$T/check.sh"
+echo "$out" | grep -E '^[a-z]+ +[a-z0-9]+ +(PASS|FAIL|SKIP)' | diag
+check "checkpatch, scope, provenance and kconfig pass on every 6.12 topic and integration" eval \
+	'passed && has "check: PASS" && has "kconfig        soc          PASS"'
+
+run_tool "$T/boot.sh" integration modular
+check "the 6.12 integration branch builds with clocks, pin control and the PMU as modules, and boots loading them" eval \
+	'passed && has "ok 6 load exynos_pmu" && has "ok 7 load pinctrl_samsung" && has "load clk-gs101" && has "boot: PASS integration modular"'
+
+# The equivalence suite on 6.12: the synthetic SoCs and the six boards of
+# 6.1, and gs101's Pixel 6 (oriole) from its own DT.
+EQ_SEED=20261205 run_tool "$T/equiv.sh"
+echo "$out" | grep -E '^(equiv|exynos|[a-z0-9-]+ +[0-9]+/)' | diag
+# brow SOC: bound/devices, clocks, pins, deferrals, 12 orders, no unexpected difference
+brow() { grep -qE "^$1 +[0-9]+/[0-9]+ +[1-9][0-9]+ +[1-9][0-9]+ +[0-9,]+ +12 +[0-9]+/0 +PASS" <<<"$out"; }
+check "on 6.12, the base built in and integration modular give the same state on gs101 (oriole) and the eight SoCs of 6.1, in 12 orders" eval \
+	'passed && has "equiv: PASS exynos5433 exynos850 tm2 e850-96 espresso jackpotlte sadk fsd-evb oriole" &&
+	brow oriole && brow e850-96 && brow sadk && brow tm2'
+
+done_testing
