@@ -18,7 +18,7 @@ for w in repro-a repro-b; do
 	run_tool env "${user[@]}" "$T/topics.sh"
 	run_tool env "${user[@]}" "$T/integration.sh"
 	check "$w: topics and integration build" passed
-	refs[$w]=$(git -C "$WORK/linux" for-each-ref --format='%(refname) %(objectname)' refs/heads refs/tags)
+	refs[$w]=$(all_refs "$WORK/linux")
 done
 check "identical SHAs for base tag, every topic and integration, whatever ~/.gitconfig says" eval \
 	'test "${refs[repro-a]}" = "${refs[repro-b]}" && test "$(echo "${refs[repro-a]}" | wc -l)" -ge 6'

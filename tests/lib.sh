@@ -134,6 +134,9 @@ CFG
 	echo "$h"
 }
 
+# all_refs TREE: every branch and tag of the kernel tree TREE with its SHA.
+all_refs() { git -C "$1" for-each-ref --format='%(refname) %(objectname)' refs/heads refs/tags; }
+
 kgit() { git -C "$KSRC" "$@"; }
 tree_clean() {
 	local s

@@ -13,7 +13,7 @@ export BASE=6.12
 
 # Reproducible on this base too: a second WORK that imports the tarball
 # itself, under a hostile ~/.gitconfig, gives the same SHAs.
-refs() { git -C "$1/base-6.12/linux" for-each-ref --format='%(refname) %(objectname)' refs/heads refs/tags; }
+refs() { all_refs "$1/base-6.12/linux"; }
 repro=$TEST_ROOT/repro-6.12
 rm -rf "$repro"
 run_tool env WORK="$repro" HOME="$(hostile_home)" sh -c '"$1/tree.sh" && "$1/topics.sh" && "$1/integration.sh"' - "$T"
