@@ -61,18 +61,9 @@ check "a CMU missing from the DT fails, naming the device and its clocks" eval \
 	'failed && has "- dev clock-controller@6e0000 bound exynos5433-cmu" &&
 	has "+ dev clock-controller@6e0000 disabled" && in_diff "^- clk [a-z_0-9]*fsys"'
 
-# Deferral: CMU_FSYS is assigned the PMU's clkout, whose module is loaded
-# last. fw_devlink does not follow assigned-clocks, and the platform bus's
-# own check of them stops at the first entry naming the CMU itself, so
-# only the CMU probe can defer for it. The parents assigned are the ones
-# the registers already select, so applying them changes nothing: the
-# series must defer CMU_FSYS while nothing is registered, bind it once
-# clkout is there, and match the base.
-seed_dtsi '/cmu_fsys: clock-controller@6e0000 {/s/{/{ assigned-clocks = <\&cmu_fsys CLK_MOUT_SCLK_UFS_MPHY_USER>, <\&pmu_system_controller 0>; assigned-clock-parents = <\&xxti>, <\&xxti>;/'
-mv "$TEST_ROOT/fault.dtsi" "$TEST_ROOT/defer.dtsi"
-{ cat "$SCRATCH/boot/soc/exynos5433.regs"; printf 'block pmu 0x5f5c0000\n0xa00 0x1001 # CLKOUT: parent 16 (oscclk), gated\n'; } >"$TEST_ROOT/defer.regs"
-export EQ_ORDER=clk-exynos5433,clk-exynos7,clk-exynos850,clk-exynos7885,clk-exynosautov9,clk-fsd,exynos_chipid,rtc-s3c,clk-exynos-clkout
-export EQ_REGS_exynos5433=$TEST_ROOT/defer.regs EQ_DTSI_B_exynos5433=$TEST_ROOT/defer.dtsi
+# Deferral (defer_case in tests/lib.sh): the series must defer CMU_FSYS
+# while nothing is registered and bind it once clkout is there.
+defer_case
 run_tool "$T/equiv.sh" exynos5433
 check "deferral, modular: a CMU assigned a clock of a later module binds once, as in the base" eval \
 	'passed && has "equiv: PASS exynos5433" && ! grep -q "failed to add clock provider" "$WORK/equiv/exynos5433/b.log"'

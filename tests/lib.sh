@@ -65,6 +65,19 @@ in_diff() {
 }
 seed_regs() { sed "$1" "$SCRATCH/boot/soc/exynos5433.regs" >"$TEST_ROOT/fault.regs"; }
 seed_dtsi() { sed "$1" "$SCRATCH/boot/soc/exynos5433.dtsi" >"$TEST_ROOT/fault.dtsi"; }
+# The module order of the late-probe cases: the clkout module last.
+clkout_last=clk-exynos5433,clk-exynos7,clk-exynos850,clk-exynos7885,clk-exynosautov9,clk-fsd,exynos_chipid,rtc-s3c,clk-exynos-clkout
+# defer_case: the deferral case's inputs. CMU_FSYS is assigned the PMU's
+# clkout, whose module is loaded last; fw_devlink does not follow
+# assigned-clocks, so only the CMU probe can defer for it. The parents
+# assigned are those the registers already select: applying them changes
+# nothing, and the series must match the base.
+defer_case() {
+	seed_dtsi '/cmu_fsys: clock-controller@6e0000 {/s/{/{ assigned-clocks = <\&cmu_fsys CLK_MOUT_SCLK_UFS_MPHY_USER>, <\&pmu_system_controller 0>; assigned-clock-parents = <\&xxti>, <\&xxti>;/'
+	mv "$TEST_ROOT/fault.dtsi" "$TEST_ROOT/defer.dtsi"
+	{ cat "$SCRATCH/boot/soc/exynos5433.regs"; printf 'block pmu 0x5f5c0000\n0xa00 0x1001 # CLKOUT: parent 16 (oscclk), gated\n'; } >"$TEST_ROOT/defer.regs"
+	export EQ_ORDER=$clkout_last EQ_REGS_exynos5433=$TEST_ROOT/defer.regs EQ_DTSI_B_exynos5433=$TEST_ROOT/defer.dtsi
+}
 
 # A copy of this checkout that a test may edit (topics, series, rerere),
 # committed so that 'git status' shows what the tools changed.
