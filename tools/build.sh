@@ -60,6 +60,24 @@ rm -f "$o/.kb-build-stamp"
 
 : >"$log"
 printf '# tools/build.sh %s %s at %s\n' "$rev" "$cfg" "$sha" >>"$log"
+# The first build of a configuration under a name starts from a copy of
+# the finished build directory of another configuration under that name:
+# kbuild then recompiles only what the configuration change reaches. On
+# a slow two-core VM the modular build after the built-in one took 51 s
+# this way, 231 s in an empty directory with ccache warm.
+if [ ! -e "$o/.config" ]; then
+	for seed in "$KB_CONFIGS"/*.config; do
+		seed=${seed##*/} seed=${seed%.config}
+		case $seed in virt | "$cfg") continue ;; esac
+		seed=$(kb_outdir "$rev" "$seed")
+		[ -f "$seed/.kb-build-stamp" ] || continue
+		step "seed $o from $seed"
+		rm -rf "$o.seed"
+		{ cp -a "$seed" "$o.seed" && rm -rf "$o" && mv "$o.seed" "$o"; } >>"$log" 2>&1 || fail "copy of $seed"
+		rm -f "$o/.kb-build-stamp" "$o/.kb-config-stamp"
+		break
+	done
+fi
 step "config: allnoconfig + ${KB_FRAGMENTS[*]#"$TOP/"}"
 if ! kb_configure "$o" "$sha" "${KB_FRAGMENTS[@]}" >>"$log" 2>&1; then
 	bad=$(grep '^config: CONFIG_' "$log" || true)
