@@ -69,5 +69,23 @@ sed -i '/missing.patch/d' "$SCRATCH/topics/soc/series"
 run_tool "$T/topics.sh"
 check "after the fixes the same SHAs come back" eval 'passed &&
 	test "$(kgit rev-parse topic/clk) $(kgit rev-parse topic/soc)" = "${tip[clk]} ${tip[soc]}"'
+# The commits of the last build are taken for the patches that begin the
+# series as they did then: an appended patch is the only one applied,
+# dropping it applies none, and the SHAs are those of a build from scratch.
+n=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SCRATCH/topics/clk/series" | wc -l)
+seed_patch clk zz-append.patch "clk: samsung: an appended patch" yes \
+	"$(new_file_diff drivers/clk/samsung/zz-append.txt 'appended')"
+run_tool "$T/topics.sh" clk
+check "an appended patch is applied on the last build's tip, the others reused" eval 'passed &&
+	grep -q "^$n patches as at the last build" "$WORK/logs/topics-clk.log" &&
+	test "$(kgit rev-parse topic/clk^)" = "${tip[clk]}"'
+unseed clk zz-append.patch
+run_tool "$T/topics.sh" clk
+check "the patch dropped again: the old tip, no patch applied" eval 'passed &&
+	test "$(kgit rev-parse topic/clk)" = "${tip[clk]}" && grep -q "^$n patches as at the last build" "$WORK/logs/topics-clk.log"'
+rm "$KSRC/.git/exynos-gki/topic-clk.applied" "$KSRC/.git/exynos-gki/topic-clk.key"
+run_tool "$T/topics.sh" clk
+check "built from scratch: the same tip" eval 'passed && test "$(kgit rev-parse topic/clk)" = "${tip[clk]}" &&
+	! grep -q "as at the last build" "$WORK/logs/topics-clk.log"'
 check "checkout untouched by the tools" eval 'test -z "$(git -C "$SCRATCH" status --porcelain)"'
 done_testing

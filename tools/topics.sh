@@ -16,10 +16,11 @@ topic_key() {
 		sha256sum | cut -d' ' -f1
 }
 
-# Explain a failed 'git am' from its output: which patch, file and hunk.
+# am_failure TOPIC LOG REUSED: explain a failed 'git am' from its output:
+# which patch, file and hunk (REUSED patches were not given to it).
 am_failure() {
 	local topic=$1 log=$2 n patch
-	n=$(cat "$KSRC/.git/rebase-apply/next" 2>/dev/null || echo 1)
+	n=$(($(cat "$KSRC/.git/rebase-apply/next" 2>/dev/null || echo 1) + $3))
 	patch=$(topic_patches "$topic" | sed -n "${n}p")
 	printf 'error: topic %s: patch %s does not apply\n' "$topic" "${patch#"$TOP"/}" >&2
 	grep -E '^(error|fatal|Patch failed|Applying)' "$log" | sed 's/^/  /' >&2 || true
@@ -30,7 +31,7 @@ am_failure() {
 }
 
 build_topic() {
-	local t=$1 branch base key patches log
+	local t=$1 branch base key patches log applied start at reused sums sum commit commits
 	local IFS=$'\n' # patch paths are one per line
 	branch=$(topic_branch "$t")
 	base=$(topic_base_rev "$t")
@@ -47,17 +48,43 @@ build_topic() {
 		return 0
 	fi
 	log=$LOGDIR/topics-$t.log
+	# A patch applied with fixed identity and dates on the same parent
+	# makes the same commit: the patches that begin the series as they
+	# began it at the last build are taken from that build, so a patch
+	# added, changed or dropped at the end costs one 'git am', not all.
+	applied=$STATE/topic-$t.applied
+	start=$(kgit rev-parse "$base^{commit}") at=$start reused=0
+	sums=
+	[ -z "$patches" ] || sums=$(printf '%s\n' "$patches" | xargs -d '\n' sha256sum | cut -d' ' -f1)
+	if [ "$(sed -n 1p "$applied" 2>/dev/null)" = "$start" ]; then
+		while IFS=" " read -r sum commit; do
+			if [ "$sum" != "$(sed -n "$((reused + 1))p" <<<"$sums")" ] ||
+				! kgit cat-file -e "$commit^{commit}" 2>/dev/null; then
+				break
+			fi
+			reused=$((reused + 1)) at=$commit
+		done < <(sed 1d "$applied")
+	fi
+	patches=$(sed -n "$((reused + 1)),\$p" <<<"$patches")
 	begin_tree_op "make topics: $t"
-	kgit checkout -q --detach "$base"
+	kgit checkout -q --detach "$at"
+	: >"$log"
+	[ "$reused" = 0 ] || echo "$reused patches as at the last build, up to $at" >>"$log"
 	if [ -n "$patches" ] &&
-		! kgit am -q --committer-date-is-author-date $patches >"$log" 2>&1; then
-		am_failure "$t" "$log"
+		! kgit am -q --committer-date-is-author-date $patches >>"$log" 2>&1; then
+		am_failure "$t" "$log" "$reused"
 		kgit am --abort >/dev/null 2>&1 || true
 		kgit reset -q --hard
 		end_tree_op
 		return 1
 	fi
 	kgit update-ref -m "make topics" "refs/heads/$branch" HEAD
+	commits=$(kgit rev-list --reverse "$start..HEAD")
+	if [ -n "$sums" ] && [ "$(wc -l <<<"$commits")" = "$(wc -l <<<"$sums")" ]; then
+		{ echo "$start"; paste -d' ' <(echo "$sums") <(echo "$commits"); } >"$applied"
+	else
+		rm -f "$applied"
+	fi
 	echo "$key" >"$STATE/topic-$t.key"
 	kgit rev-parse HEAD >"$STATE/topic-$t.sha"
 	end_tree_op
