@@ -248,6 +248,11 @@ for soc in "${socs[@]}"; do
 	if [ -f "$res/done" ]; then
 		echo "equiv: $soc: PASS in an earlier run with the same kernels, /init, DT, registers and orders ($(cat "$res/when"); $res)"
 		touch "$res/done"
+		# The SoC's directory shows the run whose verdict this is (hard
+		# links: a run removes the directory first, never writes into it).
+		d=$out/$soc
+		rm -rf "$d"
+		[ ! -d "$res/run" ] || cp -al "$res/run" "$d"
 		table+=("$(cat "$res/row")")
 		json+=("$(cat "$res/json")")
 		continue
@@ -323,6 +328,8 @@ for soc in "${socs[@]}"; do
 		echo "${table[-1]}" >"$res/row"
 		echo "${json[-1]}" >"$res/json"
 		date -u '+%Y-%m-%d %H:%M UTC' >"$res/when"
+		rm -rf "$res/run"
+		cp -al "$d" "$res/run"
 		touch "$res/done"
 	else
 		fail=1
