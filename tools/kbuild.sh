@@ -77,10 +77,10 @@ kb_fragments() {
 	done
 }
 
-# ccache in depend mode: a miss does not run the preprocessor first (a
-# cold build took 389 s instead of 498 s on a slow two-core VM). What it
-# loses, hits across configurations by preprocessed output, kbuild's own
-# per-option dependencies and build.sh's seeded build directories give.
+# ccache in depend mode: a miss does not run the preprocessor first, which
+# makes cold builds faster. It gives up hits between configurations whose
+# preprocessed output happens to match; build.sh's seeded build
+# directories and kbuild's per-option dependencies cover that case.
 [ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=1
 
 # kb_make O ARGS...: make in the kernel tree, out of tree in O.

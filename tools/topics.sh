@@ -31,7 +31,7 @@ am_failure() {
 }
 
 build_topic() {
-	local t=$1 branch base key patches log applied start at reused sums sum commit commits
+	local t=$1 branch base key patches log applied start at reused sums want sum commit commits
 	local IFS=$'\n' # patch paths are one per line
 	branch=$(topic_branch "$t")
 	base=$(topic_base_rev "$t")
@@ -56,9 +56,10 @@ build_topic() {
 	start=$(kgit rev-parse "$base^{commit}") at=$start reused=0
 	sums=
 	[ -z "$patches" ] || sums=$(printf '%s\n' "$patches" | xargs -d '\n' sha256sum | cut -d' ' -f1)
+	mapfile -t want <<<"$sums"
 	if [ "$(sed -n 1p "$applied" 2>/dev/null)" = "$start" ]; then
 		while IFS=" " read -r sum commit; do
-			if [ "$sum" != "$(sed -n "$((reused + 1))p" <<<"$sums")" ] ||
+			if [ "$sum" != "${want[reused]:-}" ] ||
 				! kgit cat-file -e "$commit^{commit}" 2>/dev/null; then
 				break
 			fi
