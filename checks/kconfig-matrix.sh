@@ -51,6 +51,7 @@ mkdir -p "$out/results" "$out/place" "$out/syms"
 begin_tree_op "kconfig-matrix gate"
 trap 'kgit checkout -q --detach "$(base_tag)"; end_tree_op' EXIT
 kgit checkout -q --detach "$rev"
+tree=$(kgit rev-parse "$rev^{tree}")
 
 # -- the Kconfig part: evaluation and placement ---------------------------
 # It depends only on the kconfig inputs, the Makefiles that place the
@@ -145,6 +146,7 @@ use_config() { cp "$1" "$2/.config" && kb_make "$2" -s olddefconfig; }
 build_syms() {
 	local r=$1 form=$2 bo=$o-$2 f
 	mkdir -p "$bo"
+	kb_incremental "$bo" "$tree"
 	kb_keep_config "$bo" use_config "$out/results/$r.config" "$bo" >"$out/build-$form.log" 2>&1 || return
 	# The evaluator must agree with conf itself on what a .config means.
 	if ! cmp -s <(grep '^CONFIG_' "$out/results/$r.config") <(grep '^CONFIG_' "$bo/.config"); then
@@ -156,6 +158,7 @@ build_syms() {
 	# shellcheck disable=SC2046 # one target per directory
 	kb_make "$bo" -j"$(nproc)" $(for d in $DIRS; do echo "$d/"; done) \
 		$([ "$form" = builtin ] && echo dtbs) >>"$out/build-$form.log" 2>&1 || return
+	kb_built "$bo" "$tree"
 	for f in $(awk '{ print $NF }' "$out/place/$r"); do
 		[ -f "$bo/$f" ] || continue
 		${KB_CROSS}nm -g "$bo/$f" | awk -v o="$f" 'NF == 2 && $1 == "U" { print "U", $2, o } NF == 3 { print "D", $3, o }'
@@ -289,6 +292,8 @@ step "kconfig-matrix: allmodconfig narrowed to the axes, built and linked"
 		grep -E "^(# )?CONFIG_${sym}[= ]" "$out/allmod.config" || true
 	done
 } >"$out/allmod-narrow.fragment"
+mkdir -p "$o-link"
+kb_incremental "$o-link" "$tree"
 kb_keep_config "$o-link" kb_make "$o-link" -s KCONFIG_ALLCONFIG="$out/allmod-narrow.fragment" allnoconfig >"$out/link.log" 2>&1 ||
 	gate_fail "the narrowed allmodconfig does not configure at $rev, see $out/link.log"
 # What the minimal base cannot give its allmodconfig value (unmet
@@ -296,7 +301,9 @@ kb_keep_config "$o-link" kb_make "$o-link" -s KCONFIG_ALLCONFIG="$out/allmod-nar
 grep '^CONFIG_' "$out/allmod-narrow.fragment" | while read -r line; do
 	grep -qx -- "$line" "$o-link/.config" || echo "kconfig-matrix: narrowed allmodconfig: ${line%%=*} is not ${line#*=} here"
 done
-if ! kb_make "$o-link" -j"$(nproc)" vmlinux modules >>"$out/link.log" 2>&1; then
+if kb_make "$o-link" -j"$(nproc)" vmlinux modules >>"$out/link.log" 2>&1; then
+	kb_built "$o-link" "$tree"
+else
 	grep -E "undefined reference to|ERROR: modpost: .* undefined" "$out/link.log" |
 		sed -E 's/.*(undefined reference to `([^'"'"']+)).*/vmlinux: undefined reference to \2/; s/^ERROR: modpost: //' |
 		sort -u | head -n 5 | sed 's/^/linked allmod /' >>"$findings"

@@ -93,6 +93,75 @@ rc=$?
 check "topic fragments: only those of topics merged into the revision, then EXTRA_FRAGMENT" eval \
 	'[ $rc = 0 ] || { diag <"$tmp/err"; false; }'
 
+# Incremental builds by content, with make itself as the judge: a tree of
+# two objects, one including a header, built out of tree in O.
+(
+	set -e
+	KSRC=$tmp/src WORK=$tmp/keep
+	o=$WORK/build/x-modular
+	mkdir -p "$KSRC" "$o"
+	cd "$KSRC"
+	git init -q -b main
+	printf 'int a;\n' >a.c
+	printf '#include "h.h"\n' >b.c
+	printf '/* v1 */\n' >h.h
+	git add . && git -c user.name=t -c user.email=t@t commit -q -m v1
+	sed -i 's/v1/v2/' h.h
+	git -c user.name=t -c user.email=t@t commit -q -am v2
+	t1=$(git rev-parse "HEAD~1^{tree}") t2=$(git rev-parse "HEAD^{tree}")
+	printf 'all: a.o b.o\na.o: %s/a.c\n\t@echo built a >>log; touch $@\nb.o: %s/b.c %s/h.h\n\t@echo built b >>log; touch $@\n' \
+		"$KSRC" "$KSRC" "$KSRC" >"$o/Makefile"
+	# built at v1, then the tree goes to v2 and back: every file is newer.
+	git checkout -q --detach HEAD~1
+	make -s -C "$o"
+	kb_built "$o" "$t1"
+	git checkout -q --detach main && sleep 0.01 && git checkout -q --detach HEAD~1
+	rm -f "$o/log"
+	kb_incremental "$o" "$t1"
+	make -s -C "$o"
+	[ ! -f "$o/log" ] || { echo "back at v1, make rebuilt: $(cat "$o/log")"; exit 1; }
+	kb_built "$o" "$t1"
+	git checkout -q --detach main
+	kb_incremental "$o" "$t2"
+	make -s -C "$o"
+	[ "$(cat "$o/log")" = "built b" ] || { echo "at v2, want 'built b', got: $(cat "$o/log")"; exit 1; }
+	# no record of a finished build: mtimes alone decide (the header is newer).
+	rm -f "$o/log"
+	git checkout -q --detach HEAD~1
+	kb_incremental "$o" "$t1"
+	make -s -C "$o"
+	[ "$(cat "$o/log")" = "built b" ] || { echo "unrecorded: want 'built b', got: $(cat "$o/log")"; exit 1; }
+) >"$tmp/err" 2>&1
+rc=$?
+check "incremental builds by content: a round trip of a header rebuilds nothing, a change its users only, and without a record mtimes decide" eval \
+	'[ $rc = 0 ] || { diag <"$tmp/err"; false; }'
+
+# Kept builds: the same stamp comes back whole, a new tree starts from the
+# nearest kept build, and only BUILD_KEEP of them stay.
+(
+	set -e
+	KSRC=$tmp/src WORK=$tmp/keep KB_KEEP=2
+	o=$WORK/build/y-modular
+	t1=$(git -C "$KSRC" rev-parse "main~1^{tree}") t2=$(git -C "$KSRC" rev-parse "main^{tree}")
+	mkdir -p "$o"
+	echo one >"$o/obj" && kb_built "$o" "$t1" && kb_keep "$o" modular s1
+	echo two >"$o/obj" && kb_built "$o" "$t2" && kb_keep "$o" modular s2
+	kb_restore "$o" modular s1 "$t1"
+	[ "$(cat "$o/obj")" = one ] || { echo "restore of s1 gave: $(cat "$o/obj")"; exit 1; }
+	rm -rf "$o"
+	! kb_restore "$o" modular s3 "$t2"
+	[ "$(cat "$o/obj")" = two ] || { echo "nearest to v2 gave: $(cat "$o/obj")"; exit 1; }
+	kb_keep "$o" modular s3
+	[ "$(ls "$WORK/build/.kept-modular" | sort | tr "\n" " ")" = "s2 s3 " ] ||
+		{ echo "kept: $(ls "$WORK/build/.kept-modular")"; exit 1; }
+	KB_KEEP=0
+	! kb_restore "$o" modular s1 "$t1"
+	[ "$(cat "$o/obj")" = two ]
+) >"$tmp/err" 2>&1
+rc=$?
+check "kept builds: a stamp built before comes back, a new tree starts from the nearest, BUILD_KEEP of them stay" eval \
+	'[ $rc = 0 ] || { diag <"$tmp/err"; false; }'
+
 check "the guest agent (boot/agent/) compiles with -static -O2 -Wall -Wextra -Werror" \
 	bash -c '. "$1/tools/lib.sh" && . "$1/tools/kbuild.sh" && kb_build_init "$2"' sh "$REPO" "$tmp/init"
 

@@ -156,7 +156,7 @@ if [ "${BENCH_COLD:-0}" = 1 ]; then
 		cold_test="$cold_test $(time_it env TEST_ROOT="$WORK/test-root" CCACHE_DIR="$WORK/ccache" "$scratch/tests/run")"
 		# One cold build: an empty build directory and an empty ccache.
 		rm -rf "$WORK/ccache"
-		one="$one $(time_it env BUILD_NAME=bench-cold CCACHE_DIR="$WORK/ccache" "$T/build.sh" integration builtin)"
+		one="$one $(time_it env BUILD_NAME=bench-cold BUILD_KEEP=0 CCACHE_DIR="$WORK/ccache" "$T/build.sh" integration builtin)"
 		rm -rf "$WORK/build/bench-cold-builtin"
 	done
 	report "cold make" "$cold_make"

@@ -45,14 +45,21 @@ kb_fragments "$sha" "$cfg"
 # toolchain and build tools is what make would leave it as; kbuild's no-op still takes
 # a quarter of a minute on two cores, and the checkouts in between would
 # make it recompile files whose content is the same. Its log stays too.
+tree=$(kgit rev-parse "$sha^{tree}")
 stamp=$( {
-	kgit rev-parse "$sha^{tree}"
+	echo "$tree"
 	kb_config_stamp "$sha" "${KB_FRAGMENTS[@]}"
 	cat "$TOP/tools/build.sh" "$TOP/tools/kbuild.sh"
 } | sha256sum | cut -c1-40)
 if [ "$(cat "$o/.kb-build-stamp" 2>/dev/null)" = "$stamp" ] && [ -f "$log" ] && [ -d "$o/staging" ] &&
 	[ -f "$o/arch/arm64/boot/Image" ]; then
 	printf 'build: PASS %s %s %d modules %ds, unchanged since its last build (log: %s)\n' "$rev" "$cfg" \
+		"$(find "$o/staging" -name '*.ko' | wc -l)" $((SECONDS - start)) "$log"
+	exit 0
+fi
+if kb_restore "$o" "$cfg" "$stamp" "$tree"; then
+	cp "$o/.kb-build.log" "$log"
+	printf 'build: PASS %s %s %d modules %ds, kept from an earlier build (log: %s)\n' "$rev" "$cfg" \
 		"$(find "$o/staging" -name '*.ko' | wc -l)" $((SECONDS - start)) "$log"
 	exit 0
 fi
@@ -77,6 +84,7 @@ if [ ! -e "$o/.config" ]; then
 		break
 	done
 fi
+kb_incremental "$o" "$tree"
 step "config: allnoconfig + ${KB_FRAGMENTS[*]#"$TOP/"}"
 if ! kb_configure "$o" "$sha" "${KB_FRAGMENTS[@]}" >>"$log" 2>&1; then
 	bad=$(grep '^config: CONFIG_' "$log" || true)
@@ -106,4 +114,7 @@ fi
 
 nmod=$(find "$staging/lib/modules/$rel" -name '*.ko' | wc -l)
 echo "$stamp" >"$o/.kb-build-stamp"
+kb_built "$o" "$tree"
+cp "$log" "$o/.kb-build.log"
+kb_keep "$o" "$cfg" "$stamp" || echo "build: could not keep a copy of $o (disk full?); going on" >&2
 printf 'build: PASS %s %s %d modules %ds\n' "$rev" "$cfg" "$nmod" $((SECONDS - start))

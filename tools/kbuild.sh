@@ -91,6 +91,81 @@ kb_make() {
 	make -C "$KSRC" O="$o" ARCH=$KB_ARCH CROSS_COMPILE=$KB_CROSS CC="$cc" "$@"
 }
 
+# Incremental builds by content. kbuild rebuilds what is newer than its
+# objects, and a checkout gives every file it rewrites a new mtime, also
+# a file that goes back to the content a build directory was made from:
+# the gates walk topic commits and integration through shared directories,
+# and a round trip of one header (timekeeping.h) recompiles most objects.
+# A finished build records its source tree in O/.kb-tree; before the next
+# make in O, all of O is dated now and then the files that differ from
+# that tree newer still, so kbuild rebuilds what the content change
+# reaches and nothing else. A make that did not finish leaves no record,
+# and mtimes alone decide, as before.
+
+# kb_incremental O TREE: prepare O for a make of source tree TREE (checked
+# out in $KSRC).
+kb_incremental() {
+	local o=$1 was now
+	was=$(cat "$o/.kb-tree" 2>/dev/null) || return 0
+	rm -f "$o/.kb-tree"
+	# One timestamp for all of O: make compares its files with each other too.
+	now=$EPOCHREALTIME
+	find "$o" -exec touch -h -d "@$now" {} +
+	# Those written later than $now, and so newer than every object.
+	kgit diff --no-renames --name-only "$was" "$2" |
+		(cd "$KSRC" && while IFS= read -r f; do [ ! -e "$f" ] || printf '%s\0' "$f"; done) |
+		(cd "$KSRC" && xargs -0 -r touch -h)
+}
+
+# kb_built O TREE: the make in O of TREE has finished.
+kb_built() { echo "$2" >"$1/.kb-tree"; }
+
+# Finished builds are kept, BUILD_KEEP per configuration (default 6, the
+# trees of one topic's walk and integration), under $WORK/build/.kept-<cfg>:
+# a tree built before comes back as a copy, and a new tree starts from the
+# kept build whose sources differ least from it. BUILD_KEEP=0 keeps none.
+KB_KEEP=${BUILD_KEEP:-6}
+
+# kb_tree_distance TREE1 TREE2: roughly what going from one source tree to
+# the other recompiles: the files that differ, a header counting a hundred.
+kb_tree_distance() {
+	if [ "$1" = "$2" ]; then echo 0; return; fi
+	kgit diff --no-renames --name-only "$1" "$2" | awk '/\.h$/ { n += 100; next } { n++ } END { print n + 0 }'
+}
+
+# kb_keep O CFG STAMP: keep a copy of O, a finished build of CFG under STAMP.
+kb_keep() {
+	local d=$WORK/build/.kept-$2
+	[ "$KB_KEEP" -gt 0 ] || return 0
+	mkdir -p "$d" && rm -rf "$d/${3:?}" "$d/$3.tmp" || return
+	cp -a "$1" "$d/$3.tmp" && mv "$d/$3.tmp" "$d/$3" && touch "$d/$3" || { rm -rf "$d/$3.tmp"; return 1; }
+	# the most recently kept or used ones stay (cp -a kept O's own mtime)
+	find "$d" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' | sort -rn |
+		tail -n +$((KB_KEEP + 1)) | cut -d' ' -f2- | xargs -r rm -rf
+}
+
+# kb_restore O CFG STAMP TREE: replace O by the kept build of STAMP
+# (returns 0: nothing to build), or by the kept build nearest TREE when it
+# is nearer than O itself (returns 1, as when nothing is replaced).
+kb_restore() {
+	local o=$1 d=$WORK/build/.kept-$2 best='' bestd=999999999 s n
+	[ "$KB_KEEP" -gt 0 ] && [ -d "$d" ] || return 1
+	if [ -f "$d/$3/.kb-tree" ]; then
+		best=$d/$3
+	else
+		[ ! -f "$o/.kb-tree" ] || bestd=$(kb_tree_distance "$(cat "$o/.kb-tree")" "$4")
+		for s in "$d"/*/.kb-tree; do
+			[ -f "$s" ] || continue
+			n=$(kb_tree_distance "$(cat "$s")" "$4")
+			if [ "$n" -lt "$bestd" ]; then best=${s%/.kb-tree} bestd=$n; fi
+		done
+	fi
+	[ -n "$best" ] || return 1
+	touch "$best"
+	rm -rf "$o.new" && cp -a "$best" "$o.new" && rm -rf "$o" && mv "$o.new" "$o" || return 1
+	[ "$best" = "$d/$3" ]
+}
+
 # kb_kconfig_inputs REV: the files of REV that a .config is made from (the
 # Kconfig files, kconfig and the scripts its macros run, the Makefiles
 # that name the defconfigs, the defconfigs), one ls-tree line each.
