@@ -292,7 +292,11 @@ step "kconfig-matrix: allmodconfig narrowed to the axes, built and linked"
 		grep -E "^(# )?CONFIG_${sym}[= ]" "$out/allmod.config" || true
 	done
 } >"$out/allmod-narrow.fragment"
+# Targets with and without the clk topic's timekeeping.h alternate here:
+# each starts from the kept link build nearest its tree.
 mkdir -p "$o-link"
+link_stamp=$(cat <(echo "$tree") "$out/allmod-narrow.fragment" "$TOP/tools/kbuild.sh" | sha256sum | cut -c1-40)
+kb_restore "$o-link" kconfig-matrix-link "$link_stamp" "$tree" || true
 kb_incremental "$o-link" "$tree"
 kb_keep_config "$o-link" kb_make "$o-link" -s KCONFIG_ALLCONFIG="$out/allmod-narrow.fragment" allnoconfig >"$out/link.log" 2>&1 ||
 	gate_fail "the narrowed allmodconfig does not configure at $rev, see $out/link.log"
@@ -303,6 +307,7 @@ grep '^CONFIG_' "$out/allmod-narrow.fragment" | while read -r line; do
 done
 if kb_make "$o-link" -j"$(nproc)" vmlinux modules >>"$out/link.log" 2>&1; then
 	kb_built "$o-link" "$tree"
+	kb_keep "$o-link" kconfig-matrix-link "$link_stamp" || true
 else
 	grep -E "undefined reference to|ERROR: modpost: .* undefined" "$out/link.log" |
 		sed -E 's/.*(undefined reference to `([^'"'"']+)).*/vmlinux: undefined reference to \2/; s/^ERROR: modpost: //' |
