@@ -56,12 +56,13 @@ step "preparing $WORK (the main job once)"
 "$T/pipeline.sh" >>"$WORK/bench.log" 2>&1 || die "the main job fails in $WORK: see $WORK/bench.log"
 
 # amend_pinctrl N: the last commit of topic/pinctrl gets one more line in a
-# C file it touches, exported as a maintainer would (make export).
+# C file it touches, exported as a maintainer would (make export). The line
+# is new every time: no build or result of an earlier bench run fits it.
 amend_pinctrl() {
 	local tip f blob tree c idx=$WORK/bench.index
 	tip=$(kgit rev-parse topic/pinctrl)
 	f=$(kgit diff --name-only "$tip^" "$tip" -- '*.c' | head -n1)
-	blob=$(kgit show "$tip:$f" | sed "\$a /* benchmark run $1 */" | kgit hash-object -w --stdin)
+	blob=$(kgit show "$tip:$f" | sed "\$a /* benchmark $EPOCHREALTIME, run $1 */" | kgit hash-object -w --stdin)
 	GIT_INDEX_FILE=$idx kgit read-tree "$tip"
 	GIT_INDEX_FILE=$idx kgit update-index --cacheinfo "100644,$blob,$f"
 	tree=$(GIT_INDEX_FILE=$idx kgit write-tree)
