@@ -30,9 +30,9 @@ if [ -d "$o" ]; then
 		for mod in "$o/$d"/*.mod; do
 			[ -f "$mod" ] || continue
 			for obj in $(cat "$mod"); do
-				src=$KSRC/${obj%.o}.c
-				[ -f "$src" ] || continue
-				hits=$(kgit grep -n -E '\b__ref(data)?\b' "$rev" -- "${src#"$KSRC"/}" | sed "s/^$rev://" || true)
+				src=${obj%.o}.c
+				kgit cat-file -e "$rev:$src" 2>/dev/null || continue
+				hits=$(kgit grep -n -E '\b__ref(data)?\b' "$rev" -- "$src" | sed "s/^$rev://" || true)
 				[ -n "$hits" ] || continue
 				echo "$hits" | sed 's/$/  (__ref in a module source hides init references)/'
 				refs=$((refs + $(wc -l <<<"$hits")))

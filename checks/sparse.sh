@@ -10,6 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tools/kbuild.sh"
 need sparse sparse
+take_lock
+require_clean_tree
 
 if [ "$TARGET" = integration ]; then rev=integration; else rev=$(topic_branch "$TARGET"); fi
 range=$(target_range)
@@ -29,6 +31,10 @@ nfiles=$(wc -l <<<"$files")
 sparse_warnings() {
 	local r=$1 o out f there=()
 	"$TOP/tools/build.sh" "$r" modular >&2 || { echo "build of $r failed" >&2; return 1; }
+	# make C=2 reads the sources: $r's (build.sh checks out only to build).
+	begin_tree_op "sparse gate: checkout $r"
+	kgit checkout -q --detach "$r"
+	end_tree_op
 	o=$(kb_outdir "$r" modular)
 	out=$LOGDIR/sparse-$(kb_name "$r").log
 	for f in $files; do [ ! -f "$KSRC/$f" ] || there+=("$f"); done

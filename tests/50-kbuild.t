@@ -115,7 +115,8 @@ check "topic fragments: only those of topics merged into the revision, then EXTR
 	git checkout -q --detach HEAD~1
 	make -s -C "$o"
 	kb_built "$o" "$t1"
-	git checkout -q --detach main && sleep 0.01 && git checkout -q --detach HEAD~1
+	sleep 0.05
+	git checkout -q --detach main && sleep 0.05 && git checkout -q --detach HEAD~1
 	rm -f "$o/log"
 	kb_incremental "$o" "$t1"
 	make -s -C "$o"
@@ -125,8 +126,10 @@ check "topic fragments: only those of topics merged into the revision, then EXTR
 	kb_incremental "$o" "$t2"
 	make -s -C "$o"
 	[ "$(cat "$o/log")" = "built b" ] || { echo "at v2, want 'built b', got: $(cat "$o/log")"; exit 1; }
-	# no record of a finished build: mtimes alone decide (the header is newer).
+	# no record of a finished build: mtimes alone decide (the header is
+	# newer, once the file clock has moved on: it counts in ticks).
 	rm -f "$o/log"
+	sleep 0.05
 	git checkout -q --detach HEAD~1
 	kb_incremental "$o" "$t1"
 	make -s -C "$o"

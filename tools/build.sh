@@ -21,13 +21,7 @@ o=$(kb_outdir "$rev" "$cfg")
 log=$LOGDIR/build-${BUILD_NAME:-$(kb_name "$rev")}-$cfg.log
 
 take_lock
-require_clean_tree
 sha=$(kb_rev "$rev")
-# Checkout rewrites only the files that differ, with fresh mtimes: make
-# then rebuilds exactly what changed.
-begin_tree_op "build.sh: checkout $rev"
-kgit checkout -q --detach "$sha"
-end_tree_op
 
 # fail WHAT [notail]: the summary line, after the log's tail unless the
 # caller printed something better already.
@@ -64,6 +58,13 @@ if kb_restore "$o" "$cfg" "$stamp" "$tree"; then
 	exit 0
 fi
 rm -f "$o/.kb-build-stamp"
+
+# Only a build checks REV out (a build kept or unchanged leaves $KSRC as it
+# is): kb_incremental below dates what differs from the directory's tree.
+require_clean_tree
+begin_tree_op "build.sh: checkout $rev"
+kgit checkout -q --detach "$sha"
+end_tree_op
 
 : >"$log"
 printf '# tools/build.sh %s %s at %s\n' "$rev" "$cfg" "$sha" >>"$log"

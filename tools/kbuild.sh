@@ -108,13 +108,15 @@ kb_incremental() {
 	local o=$1 was now
 	was=$(cat "$o/.kb-tree" 2>/dev/null) || return 0
 	rm -f "$o/.kb-tree"
-	# One timestamp for all of O: make compares its files with each other too.
+	# One timestamp for all of O (make compares its files with each other
+	# too), and a later one for the files that differ. Both explicit: the
+	# time a file write records is the kernel's coarse clock, which can lag
+	# $EPOCHREALTIME by a tick, so a plain touch could date a file earlier.
 	now=$EPOCHREALTIME
 	find "$o" -exec touch -h -d "@$now" {} +
-	# Those written later than $now, and so newer than every object.
 	kgit diff --no-renames --name-only "$was" "$2" |
 		(cd "$KSRC" && while IFS= read -r f; do [ ! -e "$f" ] || printf '%s\0' "$f"; done) |
-		(cd "$KSRC" && xargs -0 -r touch -h)
+		(cd "$KSRC" && xargs -0 -r touch -h -d "@$(awk -v t="$now" 'BEGIN { printf "%.6f", t + 0.000001 }')")
 }
 
 # kb_built O TREE: the make in O of TREE has finished.
