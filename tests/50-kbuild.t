@@ -157,6 +157,12 @@ check "incremental builds by content: a round trip of a header rebuilds nothing,
 	kb_keep "$o" modular s3
 	[ "$(ls "$WORK/build/.kept-modular" | sort | tr "\n" " ")" = "s2 s3 " ] ||
 		{ echo "kept: $(ls "$WORK/build/.kept-modular")"; exit 1; }
+	# a kept build of a tree the repository no longer has is never nearest
+	echo 0000000000000000000000000000000000000000 >"$WORK/build/.kept-modular/s2/.kb-tree"
+	echo stale >"$WORK/build/.kept-modular/s2/obj"
+	rm -rf "$o"
+	! kb_restore "$o" modular s4 "$t2"
+	[ "$(cat "$o/obj")" = two ] || { echo "an unknown tree was chosen: $(cat "$o/obj")"; exit 1; }
 	KB_KEEP=0
 	! kb_restore "$o" modular s1 "$t1"
 	[ "$(cat "$o/obj")" = two ]

@@ -108,6 +108,8 @@ kb_incremental() {
 	local o=$1 was now
 	was=$(cat "$o/.kb-tree" 2>/dev/null) || return 0
 	rm -f "$o/.kb-tree"
+	# a tree this repository no longer has (imported anew): mtimes decide
+	kgit cat-file -e "$was^{tree}" 2>/dev/null || return 0
 	# One timestamp for all of O (make compares its files with each other
 	# too), and a later one for the files that differ. Both explicit: the
 	# time a file write records is the kernel's coarse clock, which can lag
@@ -132,6 +134,7 @@ KB_KEEP=${BUILD_KEEP:-6}
 # the other recompiles: the files that differ, a header counting a hundred.
 kb_tree_distance() {
 	if [ "$1" = "$2" ]; then echo 0; return; fi
+	kgit cat-file -e "$1^{tree}" 2>/dev/null || { echo 999999999; return; }
 	kgit diff --no-renames --name-only "$1" "$2" | awk '/\.h$/ { n += 100; next } { n++ } END { print n + 0 }'
 }
 
