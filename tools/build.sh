@@ -36,9 +36,9 @@ fail() {
 
 kb_fragments "$sha" "$cfg"
 # A build directory last built from this very tree, configuration inputs,
-# toolchain and build tools is what make would leave it as; kbuild's no-op still takes
-# a quarter of a minute on two cores, and the checkouts in between would
-# make it recompile files whose content is the same. Its log stays too.
+# toolchain and build tools is what make would leave it as, and kbuild's
+# no-op alone takes seconds: it is used as it is, its log too. Otherwise a
+# kept build of the same stamp comes back as a copy (kb_restore).
 tree=$(kgit rev-parse "$sha^{tree}")
 stamp=$( {
 	echo "$tree"
