@@ -19,16 +19,19 @@ require_clean_tree
 # arm32_warnings REV DIR: build $DIRS at REV in O=DIR from scratch for those
 # directories; print the warnings without line numbers, sorted.
 arm32_warnings() {
-	local r=$1 o=$2 log d
+	local r=$1 o=$2 log d cc=arm-linux-gnueabihf-gcc
+	# ccache replays a hit's warnings: the objects are deleted to see
+	# every warning, not to compile every file again.
+	command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
 	log=$LOGDIR/arm32-$(basename "$o").log
 	begin_tree_op "arm32 gate: checkout $r"
 	kgit checkout -q --detach "$r"
 	end_tree_op
 	# shellcheck disable=SC2046 # one target per directory
 	{
-		kconfig_make arm "$o" exynos_defconfig &&
+		kconfig_make arm "$o" CC="$cc" exynos_defconfig &&
 			for d in $DIRS; do if [ -d "$o/$d" ]; then find "$o/$d" -name '*.o' -delete; fi; done &&
-			kconfig_make arm "$o" -j"$(nproc)" $(for d in $DIRS; do echo "$d/"; done)
+			kconfig_make arm "$o" CC="$cc" -j"$(nproc)" $(for d in $DIRS; do echo "$d/"; done)
 	} >"$log" 2>&1 || { echo "ARM32 build failed at $(kgit log -1 --format='%h %s' "$r"), see $log" >&2; return 1; }
 	sed -n -E 's#^(\.\./|'"$KSRC"'/)?([^:]+):[0-9]+:[0-9]+: warning: (.*)#\2: \3#p' "$log" | sort
 }

@@ -232,52 +232,63 @@ nmct=$(wc -l <"$out/mct-providers")
 step "kconfig-matrix: checking $ndistinct results ($nmct MCT clocks in $(ls "$o-builtin"/arch/arm64/boot/dts/*/*.dtb | wc -l) DTBs)"
 
 # -- the checks, per result -----------------------------------------------
+# One pass over every result (a process per result cost seconds for a
+# thousand of them): each result's .config, then its placement.
+#  - unbuilt: the placement's own verdict.
+#  - link: an object's symbols come from the build that built it the way
+#    this result does (the other build when it has none). A symbol that no
+#    object of these directories defines is the rest of the kernel's.
+#    vmlinux must not use what only a module defines. A symbol whose object
+#    the result does not build at all is not reported: such references sit
+#    under the same #if as their object (a stub when it is off), which one
+#    object file cannot show.
+#  - mct: with the MCT built in, only the boards of the platforms this
+#    result enables; the placement covers drivers/clk itself too
+#    (fixed-clock). Not for allmod (see the top).
 findings=$out/findings
-: >"$findings"
-for p in "$out"/place/*; do
-	r=$(basename "$p")
-	awk -v r="$r" '$1 == "unbuilt" { print "unbuilt", r, $2 }' "$p" >>"$findings"
-	# Link model: an object's symbols come from the build that built it
-	# the way this result does (the other build when it has none). A
-	# symbol that no object of these directories defines is the rest of
-	# the kernel's. vmlinux must not use what only a module defines. A
-	# symbol whose object the result does not build at all is not
-	# reported: such references sit under the same #if as their object
-	# (a stub when it is off), which one object file cannot show.
-	awk -v r="$r" '
-		FILENAME ~ /syms\/builtin$/ { b[$3] = 1; if ($1 == "D") bdef[$3] = bdef[$3] " " $2; else bund[$3] = bund[$3] " " $2; next }
-		FILENAME ~ /syms\/module$/ { m[$3] = 1; if ($1 == "D") mdef[$3] = mdef[$3] " " $2; else mund[$3] = mund[$3] " " $2; next }
-		{ where[$NF] = ($1 == "module" ? $2 : $1) }
-		END {
-			for (o in b) { n = split(bdef[o], a, " "); for (i = 1; i <= n; i++) owner[a[i]] = o }
-			for (o in m) { n = split(mdef[o], a, " "); for (i = 1; i <= n; i++) owner[a[i]] = o }
-			for (o in where) {
-				w = where[o]; if (w == "unbuilt") continue
-				d = (w == "builtin") ? (o in b ? bdef[o] : mdef[o]) : (o in m ? mdef[o] : bdef[o])
-				n = split(d, a, " ")
-				for (i = 1; i <= n; i++) { if (w == "builtin") inkernel[a[i]] = 1; else inmod[a[i]] = w }
+args=()
+for p in "$out"/place/*; do args+=("$out/results/${p##*/}.config" "$p"); done
+awk '
+	function flush(   o, w, d, u, n, i, s, a, inkernel, inmod, seen, j) {
+		for (o in where) {
+			w = where[o]; if (w == "unbuilt") continue
+			d = (w == "builtin") ? (o in b ? bdef[o] : mdef[o]) : (o in m ? mdef[o] : bdef[o])
+			n = split(d, a, " ")
+			for (i = 1; i <= n; i++) { if (w == "builtin") inkernel[a[i]] = 1; else inmod[a[i]] = w }
+		}
+		for (o in where) {
+			if (where[o] != "builtin") continue
+			u = (o in b) ? bund[o] : mund[o]
+			n = split(u, a, " ")
+			for (i = 1; i <= n; i++) {
+				s = a[i]
+				if ((s in owner) && !(s in inkernel) && (s in inmod))
+					seen["link " r " vmlinux (" o ") needs " s ", which only " inmod[s] " defines"] = 1
 			}
-			for (o in where) {
-				w = where[o]; if (w == "unbuilt") continue
-				u = (w == "builtin") ? (o in b ? bund[o] : mund[o]) : (o in m ? mund[o] : bund[o])
-				n = split(u, a, " ")
-				for (i = 1; i <= n; i++) {
-					s = a[i]
-					if (!(s in owner) || s in inkernel) continue
-					if (w == "builtin" && s in inmod)
-						print "link", r, "vmlinux (" o ") needs " s ", which only " inmod[s] " defines"
-				}
-			}
-		}' "$out/syms/builtin" "$out/syms/module" "$p" | sort -u >>"$findings"
-	if [ "$r" != allmod ] && grep -q '^CONFIG_CLKSRC_EXYNOS_MCT=y' "$out/results/$r.config"; then
-		# Only the boards of the platforms this result enables. The
-		# placement covers drivers/clk itself too (fixed-clock).
-		awk -v r="$r" 'FILENAME == ARGV[1] { if ($1 == "builtin") b[$2] = 1; next }
-			FILENAME ~ /config$/ { if (sub(/=y$/, "")) on[$0] = 1; next }
-			($2 in on) && !($3 in b) { print "mct", r, "the MCT is built in, but " $1 " gives it a clock of " $4 " from " $3 ", which is not built in" }' \
-			"$p" "$out/results/$r.config" "$out/mct-providers" >>"$findings"
-	fi
-done
+		}
+		for (s in seen) print s
+		if (mct && r != "allmod")
+			for (j = 1; j <= np; j++)
+				if ((pdtbopt[j] in on) && !(pobj[j] in built))
+					print "mct", r, "the MCT is built in, but " pdtb[j] " gives it a clock of " pcompat[j] " from " pobj[j] ", which is not built in"
+	}
+	FILENAME ~ /syms\/builtin$/ { b[$3] = 1; if ($1 == "D") { bdef[$3] = bdef[$3] " " $2; owner[$2] = 1 } else bund[$3] = bund[$3] " " $2; next }
+	FILENAME ~ /syms\/module$/ { m[$3] = 1; if ($1 == "D") { mdef[$3] = mdef[$3] " " $2; owner[$2] = 1 } else mund[$3] = mund[$3] " " $2; next }
+	FILENAME ~ /mct-providers$/ { np++; pdtb[np] = $1; pdtbopt[np] = $2; pobj[np] = $3; pcompat[np] = $4; next }
+	FILENAME ~ /\.config$/ {
+		if (FNR == 1) {
+			if (r != "") flush()
+			r = FILENAME; sub(/.*\//, "", r); sub(/\.config$/, "", r)
+			split("", on); split("", where); split("", built); mct = 0
+		}
+		if ($0 == "CONFIG_CLKSRC_EXYNOS_MCT=y") mct = 1
+		if (sub(/=y$/, "")) on[$0] = 1
+		next
+	}
+	{ where[$NF] = ($1 == "module" ? $2 : $1) }
+	$1 == "builtin" { built[$2] = 1 }
+	$1 == "unbuilt" { print "unbuilt", r, $2 }
+	END { if (r != "") flush() }' "$out/syms/builtin" "$out/syms/module" "$out/mct-providers" "${args[@]}" >"$findings"
 
 # -- allmodconfig, narrowed, linked ---------------------------------------
 # The axes' symbols and the MCT as arm64 allmodconfig sets them, on the
