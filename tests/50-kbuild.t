@@ -163,12 +163,20 @@ check "incremental builds by content: a round trip of a header rebuilds nothing,
 	rm -rf "$o"
 	! kb_restore "$o" modular s4 "$t2"
 	[ "$(cat "$o/obj")" = two ] || { echo "an unknown tree was chosen: $(cat "$o/obj")"; exit 1; }
+	# a walk of bare commits does not push out the builds of named ones
+	kb_keep "$o" modular n1 named
+	kb_keep "$o" modular w1 && kb_keep "$o" modular w2 && kb_keep "$o" modular w3
+	[ "$(ls "$WORK/build/.kept-modular" | sort | tr "\n" " ")" = "n1 w2 w3 " ] ||
+		{ echo "kept after a walk: $(ls "$WORK/build/.kept-modular")"; exit 1; }
+	kb_keep "$o" modular n2 named && kb_keep "$o" modular n3 named
+	[ "$(ls "$WORK/build/.kept-modular" | sort | tr "\n" " ")" = "n2 n3 w2 w3 " ] ||
+		{ echo "kept after named ones: $(ls "$WORK/build/.kept-modular")"; exit 1; }
 	KB_KEEP=0
 	! kb_restore "$o" modular s1 "$t1"
 	[ "$(cat "$o/obj")" = two ]
 ) >"$tmp/err" 2>&1
 rc=$?
-check "kept builds: a stamp built before comes back, a new tree starts from the nearest, BUILD_KEEP of them stay" eval \
+check "kept builds: a stamp built before comes back, a new tree starts from the nearest, BUILD_KEEP of named revisions and of bare commits stay" eval \
 	'[ $rc = 0 ] || { diag <"$tmp/err"; false; }'
 
 check "the guest agent (boot/agent/) compiles with -static -O2 -Wall -Wextra -Werror" \

@@ -117,5 +117,8 @@ nmod=$(find "$staging/lib/modules/$rel" -name '*.ko' | wc -l)
 echo "$stamp" >"$o/.kb-build-stamp"
 kb_built "$o" "$tree"
 cp "$log" "$o/.kb-build.log"
-kb_keep "$o" "$cfg" "$stamp" || echo "build: could not keep a copy of $o (disk full?); going on" >&2
+# A branch or tag (not a bare commit of a walk) is a start point to keep.
+named=named
+[[ ! $rev =~ ^[0-9a-f]{7,40}$ ]] || named=
+kb_keep "$o" "$cfg" "$stamp" $named || echo "build: could not keep a copy of $o (disk full?); going on" >&2
 printf 'build: PASS %s %s %d modules %ds\n' "$rev" "$cfg" "$nmod" $((SECONDS - start))

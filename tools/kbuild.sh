@@ -124,10 +124,13 @@ kb_incremental() {
 # kb_built O TREE: the make in O of TREE has finished.
 kb_built() { echo "$2" >"$1/.kb-tree"; }
 
-# Finished builds are kept, BUILD_KEEP per configuration (default 6, the
-# trees of one topic's walk and integration), under $WORK/build/.kept-<cfg>:
-# a tree built before comes back as a copy, and a new tree starts from the
-# kept build whose sources differ least from it. BUILD_KEEP=0 keeps none.
+# Finished builds are kept under $WORK/build/.kept-<cfg>: a tree built
+# before comes back as a copy, and a new tree starts from the kept build
+# whose sources differ least from it. Two groups of BUILD_KEEP each
+# (default 6): builds of named revisions (the base, the topics,
+# integration: the start points of every walk) and builds of bare commits
+# (a walk through one topic), so that a topic's walk does not push the
+# base out. BUILD_KEEP=0 keeps none.
 KB_KEEP=${BUILD_KEEP:-6}
 
 # kb_tree_distance TREE1 TREE2: roughly what going from one source tree to
@@ -138,15 +141,25 @@ kb_tree_distance() {
 	kgit diff --no-renames --name-only "$1" "$2" | awk '/\.h$/ { n += 100; next } { n++ } END { print n + 0 }'
 }
 
-# kb_keep O CFG STAMP: keep a copy of O, a finished build of CFG under STAMP.
+# kb_keep O CFG STAMP [named]: keep a copy of O, a finished build of CFG
+# under STAMP; "named" when it is the build of a branch or tag.
 kb_keep() {
-	local d=$WORK/build/.kept-$2
+	local d=$WORK/build/.kept-$2 named g k
 	[ "$KB_KEEP" -gt 0 ] || return 0
 	mkdir -p "$d" && rm -rf "$d/${3:?}" "$d/$3.tmp" || return
-	cp -a "$1" "$d/$3.tmp" && mv "$d/$3.tmp" "$d/$3" && touch "$d/$3" || { rm -rf "$d/$3.tmp"; return 1; }
-	# the most recently kept or used ones stay (cp -a kept O's own mtime)
-	find "$d" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' | sort -rn |
-		tail -n +$((KB_KEEP + 1)) | cut -d' ' -f2- | xargs -r rm -rf
+	cp -a "$1" "$d/$3.tmp" && rm -f "$d/$3.tmp/.kb-named" || { rm -rf "$d/$3.tmp"; return 1; }
+	[ "${4-}" != named ] || : >"$d/$3.tmp/.kb-named"
+	mv "$d/$3.tmp" "$d/$3" && touch -d "@$EPOCHREALTIME" "$d/$3" || return
+	# the most recently kept or used ones of each group stay (dated
+	# explicitly: a plain touch takes the coarse clock, and can tie)
+	for named in 0 1; do
+		find "$d" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' | sort -rn | cut -d' ' -f2- |
+			while IFS= read -r k; do
+				if [ -e "$k/.kb-named" ]; then g=1; else g=0; fi
+				if [ $g = $named ]; then echo "$k"; fi
+			done |
+			tail -n +$((KB_KEEP + 1)) | xargs -r rm -rf
+	done
 }
 
 # kb_restore O CFG STAMP TREE: replace O by the kept build of STAMP
@@ -166,7 +179,7 @@ kb_restore() {
 		done
 	fi
 	[ -n "$best" ] || return 1
-	touch "$best"
+	touch -d "@$EPOCHREALTIME" "$best"
 	rm -rf "$o.new" && cp -a "$best" "$o.new" && rm -rf "$o" && mv "$o.new" "$o" || return 1
 	[ "$best" = "$d/$3" ]
 }

@@ -36,7 +36,7 @@ knobs() {
   TARBALL=/usr/src/linux-source-$BASE.tar.xz   the Debian kernel source the tree is imported from
   BUILD_NAME=<revision>           build directory name (the gates use "gate": one per config)
   EXTRA_FRAGMENT=                 extra config fragment(s), merged last
-  BUILD_KEEP=6                    finished builds kept per configuration, to return to or start from (0: none)
+  BUILD_KEEP=6                    finished builds kept per configuration, of branches and of bare commits each, to return to or start from (0: none)
   CCACHE_NODEPEND=                non-empty: ccache in its preprocessor mode, not depend mode, for kernel builds
   GATES="checkpatch scope provenance kconfig kconfig-matrix coccicheck exports sparse modpost bisect arm32"
                                   the gates make check runs, in this order
