@@ -69,10 +69,14 @@ sparse_warnings() {
 		kb_make "$o" -j1 C=2 CHECK=sparse "${objs[@]}" >"$out" 2>&1 ||
 			{ echo "make C=2 failed at $r, see $out" >&2; return 1; }
 		for f in "${todo[@]}"; do
-			awk -v f="${f#*:}" '$1 == "CHECK" { p = $2; on = (p == f || substr(p, length(p) - length(f)) == "/" f); next } on' "$out" |
-				sed -n -E 's#^(\.\./|'"$KSRC"'/)?([^:]+):[0-9]+:[0-9]+: (warning|error): (.*)#\2: \3: \4#p' |
+			# A file make did not check must not pass as clean.
+			awk -v f="${f#*:}" '$1 == "CHECK" { p = $2; on = (p == f || substr(p, length(p) - length(f)) == "/" f); seen += on; next }
+				on { print } END { exit !seen }' "$out" >"$out.one" ||
+				{ echo "make C=2 did not check ${f#*:} at $r, see $out" >&2; return 1; }
+			sed -n -E 's#^(\.\./|'"$KSRC"'/)?([^:]+):[0-9]+:[0-9]+: (warning|error): (.*)#\2: \3: \4#p' "$out.one" |
 				result_put "${f%%:*}"
 		done
+		rm -f "$out.one"
 	fi
 	checked=${#keys[@]}
 	for key in "${keys[@]}"; do result_get "$key"; done | sort
