@@ -5,6 +5,14 @@
 # integration in QEMU with the drivers built in and as modules, and prove
 # the modules equivalent to the built-in base (tools/equiv.sh). Prints one
 # line per step and a summary; writes $WORK/summary.json for bots.
+#
+# The two bases run at the same time: each has its own WORK, tree, lock
+# and build directories, and they share only ccache and the cores. What
+# one base does on a single core (links, boots, spatch, kconfig, git)
+# leaves the other core to the other base's compiles. The 6.1 steps print
+# to the terminal; the 6.12 steps print a line as each starts and ends,
+# their output is in their logs. SERIAL_BASES=1 runs them one after the
+# other, all on the terminal.
 . "$(dirname "$0")/lib.sh"
 
 # The gates that run on 6.12, comma-separated for the step's command line:
@@ -38,6 +46,7 @@ knobs() {
   EXTRA_FRAGMENT=                 extra config fragment(s), merged last
   BUILD_KEEP=6                    finished builds kept per configuration, of branches and of bare commits each, to return to or start from (0: none)
   CCACHE_NODEPEND=                non-empty: ccache in its preprocessor mode, not depend mode, for kernel builds
+  SERIAL_BASES=                   non-empty: make runs the 6.12 steps after the 6.1 ones instead of beside them
   GATES="checkpatch scope provenance kconfig kconfig-matrix coccicheck exports sparse modpost bisect arm32"
                                   the gates make check runs, in this order
   GATE_RESULTS=$WORK/results      where gates keep results keyed by their inputs
@@ -75,22 +84,59 @@ if [ "${1:-}" = --help ]; then
 fi
 
 take_lock
+
+# run_chain RESULTS [quiet]: run the steps given on stdin ("name|cmd" lines)
+# one after the other, stopping at the first failure (the rest SKIP);
+# append one "name|result|seconds|summary" line per step to RESULTS. quiet:
+# each step's output only in its log, and one line on the terminal as
+# each starts and ends.
+run_chain() {
+	local out=$1 quiet=${2:-} s name cmd failed='' r secs start log
+	while IFS= read -r s; do
+		name=${s%%|*} cmd=${s#*|} log=$LOGDIR/step-$name.log
+		if [ -n "$failed" ]; then
+			printf '%s|SKIP|0|(after %s failed)\n' "$name" "$failed" >>"$out"
+			continue
+		fi
+		start=$(date +%s)
+		if [ -n "$quiet" ]; then
+			step "$name (beside the 6.1 steps; log: $log)"
+			if $cmd >"$log" 2>&1 </dev/null; then r=PASS; else r=FAIL; failed=$name; fi
+		else
+			step "$name"
+			# Each step's own output goes to the terminal and to its log.
+			if $cmd 2>&1 | tee "$log"; then r=PASS; else r=FAIL; failed=$name; fi
+		fi
+		secs=$(($(date +%s) - start))
+		printf '%s|%s|%s|%s\n' "$name" "$r" "$secs" "$(tail -n1 "$log")" >>"$out"
+		[ -z "$quiet" ] || printf '==> %s %s %ss: %s\n' "$name" "$r" "$secs" "$(tail -n1 "$log")" >&2
+	done
+}
+
+res=$(mktemp -d)
+bg=
+# A stopped run stops both bases; the scratch files go either way.
+trap 'rm -rf "$res"' EXIT
+trap 'trap - INT TERM; [ -z "$bg" ] || kill "$bg" 2>/dev/null; rm -rf "$res"; kill 0' INT TERM
+printf '%s\n' "${steps[@]}" | grep -v '^[a-z0-9-]*-6\.12|' >"$res/steps.6.1"
+printf '%s\n' "${steps[@]}" | grep '^[a-z0-9-]*-6\.12|' >"$res/steps.6.12"
+if [ -n "${SERIAL_BASES:-}" ]; then
+	cat "$res/steps.6.1" "$res/steps.6.12" | run_chain "$res/6.1"
+	: >"$res/6.12"
+else
+	run_chain "$res/6.12" quiet <"$res/steps.6.12" &
+	bg=$!
+	run_chain "$res/6.1" <"$res/steps.6.1"
+	wait "$bg" || true
+	bg=
+fi
+
 results=() json=() failed=
-for s in "${steps[@]}"; do
-	name=${s%%|*} cmd=${s#*|}
-	if [ -n "$failed" ]; then
-		results+=("$(printf '%-14s SKIP   (after %s failed)' "$name" "$failed")")
-		json+=("{\"step\":\"$name\",\"result\":\"SKIP\",\"seconds\":0}")
-		continue
-	fi
-	step "$name"
-	start=$(date +%s)
-	# Each step's own output goes to the terminal and to its log.
-	if $cmd 2>&1 | tee "$LOGDIR/step-$name.log"; then r=PASS; else r=FAIL; failed=$name; fi
-	secs=$(($(date +%s) - start))
-	results+=("$(printf '%-14s %-6s %4ss  %s' "$name" "$r" "$secs" "$(tail -n1 "$LOGDIR/step-$name.log")")")
+while IFS='|' read -r name r secs last; do
+	results+=("$(printf '%-16s %-6s %4ss  %s' "$name" "$r" "$secs" "$last")")
 	json+=("{\"step\":\"$name\",\"result\":\"$r\",\"seconds\":$secs,\"log\":\"$LOGDIR/step-$name.log\"}")
-done
+	[ "$r" = PASS ] || failed=1
+done < <(cat "$res/6.1" "$res/6.12")
 
 echo
 echo "exynos-gki summary (WORK=$WORK)"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The main job (tools/pipeline.sh) runs the two bases side by side: a step
+# that fails stops the rest of its own base only, the summary and
+# summary.json list every step in order, and the run fails. With
+# SERIAL_BASES=1 one failure stops everything after it. A missing tarball
+# fails each base's first step within a second.
+. "$(dirname "$0")/lib.sh"
+
+# summary_has NAME RESULT [TEXT]: the summary's line for step NAME.
+summary_has() {
+	grep -qE "^$1 +$2 .*${3:-}" <<<"$out" ||
+		{ echo "# no summary line '$1 $2 ... ${3:-}'"; diag <<<"$out"; return 1; }
+}
+# json_steps: the steps of summary.json, "name result" in order.
+json_steps() {
+	python3 -c 'import json, sys
+for s in json.load(open(sys.argv[1])): print(s["step"], s["result"])' "$WORK/summary.json"
+}
+steps=$(sed -n '/^steps=(/,/^)/s/^\t"\([a-z0-9.-]*\)|.*/\1/p' "$REPO/tools/pipeline.sh")
+
+export WORK=$TEST_ROOT/pipeline TARBALL=$TEST_ROOT/no-such-tarball.tar.xz
+rm -rf "$WORK"
+run_tool "$REPO/tools/pipeline.sh"
+check "the main job fails when a base's first step fails" failed
+check "the 6.1 tree step fails, naming the tarball" summary_has tree FAIL "no-such-tarball.tar.xz not found"
+check "the rest of 6.1 is skipped after it" summary_has equiv SKIP "after tree failed"
+check "the 6.12 chain ran on its own and failed at its own first step" summary_has tree-6.12 FAIL "no-such-tarball"
+check "the rest of 6.12 is skipped after its own failure" summary_has equiv-6.12 SKIP "after tree-6.12 failed"
+check "summary.json lists every step in order with its result" \
+	eval '[ "$(json_steps | cut -d" " -f1)" = "$steps" ] && json_steps | grep -qx "tree-6.12 FAIL"'
+
+rm -rf "$WORK"
+run_tool env SERIAL_BASES=1 "$REPO/tools/pipeline.sh"
+check "SERIAL_BASES=1: the 6.12 steps are skipped after the 6.1 failure" \
+	eval 'failed && summary_has tree-6.12 SKIP "after tree failed"'
+done_testing
