@@ -85,14 +85,16 @@ fi
 
 take_lock
 
-# run_chain RESULTS [quiet]: run the steps given on stdin ("name|cmd" lines)
-# one after the other, stopping at the first failure (the rest SKIP);
+# run_chain STEPS RESULTS [quiet]: run the steps of file STEPS ("name|cmd"
+# lines) one after the other, stopping at the first failure (the rest SKIP);
 # append one "name|result|seconds|summary" line per step to RESULTS. quiet:
 # each step's output only in its log, and one line on the terminal as
 # each starts and ends.
 run_chain() {
-	local out=$1 quiet=${2:-} s name cmd failed='' r secs start log
-	while IFS= read -r s; do
+	local out=$2 quiet=${3:-} s name cmd failed='' r secs start log
+	# The list on fd 7, which the steps do not get: one that reads its
+	# stdin must not eat the steps after it.
+	while IFS= read -r s <&7; do
 		name=${s%%|*} cmd=${s#*|} log=$LOGDIR/step-$name.log
 		if [ -n "$failed" ]; then
 			printf '%s|SKIP|0|(after %s failed)\n' "$name" "$failed" >>"$out"
@@ -101,16 +103,16 @@ run_chain() {
 		start=$(date +%s)
 		if [ -n "$quiet" ]; then
 			step "$name (beside the 6.1 steps; log: $log)"
-			if $cmd >"$log" 2>&1 </dev/null; then r=PASS; else r=FAIL; failed=$name; fi
+			if $cmd >"$log" 2>&1 </dev/null 7<&-; then r=PASS; else r=FAIL; failed=$name; fi
 		else
 			step "$name"
 			# Each step's own output goes to the terminal and to its log.
-			if $cmd 2>&1 | tee "$log"; then r=PASS; else r=FAIL; failed=$name; fi
+			if $cmd 2>&1 7<&- | tee "$log"; then r=PASS; else r=FAIL; failed=$name; fi
 		fi
 		secs=$(($(date +%s) - start))
 		printf '%s|%s|%s|%s\n' "$name" "$r" "$secs" "$(tail -n1 "$log")" >>"$out"
 		[ -z "$quiet" ] || printf '==> %s %s %ss: %s\n' "$name" "$r" "$secs" "$(tail -n1 "$log")" >&2
-	done
+	done 7<"$1"
 }
 
 res=$(mktemp -d)
@@ -121,12 +123,13 @@ trap 'trap - INT TERM; [ -z "$bg" ] || kill "$bg" 2>/dev/null; rm -rf "$res"; ki
 printf '%s\n' "${steps[@]}" | grep -v '^[a-z0-9-]*-6\.12|' >"$res/steps.6.1"
 printf '%s\n' "${steps[@]}" | grep '^[a-z0-9-]*-6\.12|' >"$res/steps.6.12"
 if [ -n "${SERIAL_BASES:-}" ]; then
-	cat "$res/steps.6.1" "$res/steps.6.12" | run_chain "$res/6.1"
+	cat "$res/steps.6.1" "$res/steps.6.12" >"$res/steps"
+	run_chain "$res/steps" "$res/6.1"
 	: >"$res/6.12"
 else
-	run_chain "$res/6.12" quiet <"$res/steps.6.12" &
+	run_chain "$res/steps.6.12" "$res/6.12" quiet &
 	bg=$!
-	run_chain "$res/6.1" <"$res/steps.6.1"
+	run_chain "$res/steps.6.1" "$res/6.1"
 	wait "$bg" || true
 	bg=
 fi
