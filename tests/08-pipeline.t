@@ -11,14 +11,15 @@ summary_has() {
 	grep -qE "^$1 +$2 .*${3:-}" <<<"$out" ||
 		{ echo "# no summary line '$1 $2 ... ${3:-}'"; diag <<<"$out"; return 1; }
 }
-# json_steps: the steps of summary.json, "name result" in order.
+# json_steps: the steps of summary.json, "name result summary" in order.
 json_steps() {
 	python3 -c 'import json, sys
-for s in json.load(open(sys.argv[1])): print(s["step"], s["result"])' "$WORK/summary.json"
+for s in json.load(open(sys.argv[1])): print(s["step"], s["result"], s["summary"])' "$WORK/summary.json"
 }
 steps=$(sed -n '/^steps=(/,/^)/s/^\t"\([a-z0-9.-]*\)|.*/\1/p' "$REPO/tools/pipeline.sh")
 
-export WORK=$TEST_ROOT/pipeline TARBALL=$TEST_ROOT/no-such-tarball.tar.xz
+# A quote in WORK: summary.json must still parse.
+export WORK=$TEST_ROOT/pipe\"line TARBALL=$TEST_ROOT/no-such-tarball.tar.xz
 rm -rf "$WORK"
 run_tool "$REPO/tools/pipeline.sh"
 check "the main job fails when a base's first step fails" failed
@@ -27,8 +28,8 @@ check "the rest of 6.1 is skipped after it" summary_has equiv SKIP "after tree f
 check "the 6.12 chain ran on its own and failed at its own first step" summary_has tree-6.12 FAIL "no-such-tarball"
 check "the rest of 6.12 is skipped after its own failure" summary_has equiv-6.12 SKIP "after tree-6.12 failed"
 # (grep -q would stop reading early: under pipefail a flake)
-check "summary.json lists every step in order with its result" \
-	eval 'js=$(json_steps) && [ "$(cut -d" " -f1 <<<"$js")" = "$steps" ] && grep -qx "tree-6.12 FAIL" <<<"$js"'
+check "summary.json lists every step in order with its result and summary" \
+	eval 'js=$(json_steps) && [ "$(cut -d" " -f1 <<<"$js")" = "$steps" ] && grep -q "^tree-6.12 FAIL error: .*no-such-tarball" <<<"$js"'
 
 rm -rf "$WORK"
 run_tool env SERIAL_BASES=1 "$REPO/tools/pipeline.sh"

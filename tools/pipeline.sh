@@ -137,7 +137,7 @@ fi
 results=() json=() failed=
 while IFS='|' read -r name r secs last; do
 	results+=("$(printf '%-16s %-6s %4ss  %s' "$name" "$r" "$secs" "$last")")
-	json+=("{\"step\":\"$name\",\"result\":\"$r\",\"seconds\":$secs,\"log\":\"$LOGDIR/step-$name.log\"}")
+	json+=("{\"step\":$(json_str "$name"),\"result\":\"$r\",\"seconds\":$secs,\"log\":$(json_str "$LOGDIR/step-$name.log"),\"summary\":$(json_str "$last")}")
 	[ "$r" = PASS ] || failed=1
 done < <(cat "$res/6.1" "$res/6.12")
 
