@@ -2,8 +2,9 @@
 # The main job (tools/pipeline.sh) runs the two bases side by side: a step
 # that fails stops the rest of its own base only, the summary and
 # summary.json list every step in order, and the run fails. With
-# SERIAL_BASES=1 one failure stops everything after it. A missing tarball
-# fails each base's first step within a second.
+# SERIAL_BASES=1 one failure stops everything after it; TERM stops every
+# step of both at once. A missing tarball fails each base's first step
+# within a second.
 . "$(dirname "$0")/lib.sh"
 
 # summary_has NAME RESULT [TEXT]: the summary's line for step NAME.
@@ -35,4 +36,22 @@ rm -rf "$WORK"
 run_tool env SERIAL_BASES=1 "$REPO/tools/pipeline.sh"
 check "SERIAL_BASES=1: the 6.12 steps are skipped after the 6.1 failure" \
 	eval 'failed && summary_has tree-6.12 SKIP "after tree failed"'
+
+# Stopped by TERM while both bases import their trees: every process of
+# the run ends at once, not when the running steps end.
+export WORK=$TEST_ROOT/pipeline-stop
+unset TARBALL
+rm -rf "$WORK"
+setsid "$REPO/tools/pipeline.sh" >"$TEST_ROOT/pipeline-stop.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	[ -e "$WORK/linux.import" ] && [ -e "$WORK/base-6.12/linux.import" ] && break
+	sleep 0.1
+done
+kill -TERM "$pid"
+for _ in $(seq 50); do pgrep -g "$pid" >/dev/null || break; sleep 0.1; done
+check "TERM stops both bases' steps within 5 s" eval '! pgrep -a -g "$pid"'
+pkill -KILL -g "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+rm -rf "$WORK"
 done_testing

@@ -116,23 +116,22 @@ run_chain() {
 }
 
 res=$(mktemp -d)
-bg=
-# A stopped run stops both bases; the scratch files go either way.
+# A stopped run stops both bases and every step they run, at once: the
+# chains run in the background and this shell only waits, which a signal
+# interrupts (a foreground step would hold the trap until it ended).
 trap 'rm -rf "$res"' EXIT
-trap 'trap - INT TERM; [ -z "$bg" ] || kill "$bg" 2>/dev/null; rm -rf "$res"; kill 0' INT TERM
+trap 'trap - INT TERM; rm -rf "$res"; kill 0' INT TERM
 printf '%s\n' "${steps[@]}" | grep -v '^[a-z0-9-]*-6\.12|' >"$res/steps.6.1"
 printf '%s\n' "${steps[@]}" | grep '^[a-z0-9-]*-6\.12|' >"$res/steps.6.12"
 if [ -n "${SERIAL_BASES:-}" ]; then
 	cat "$res/steps.6.1" "$res/steps.6.12" >"$res/steps"
-	run_chain "$res/steps" "$res/6.1"
+	run_chain "$res/steps" "$res/6.1" &
 	: >"$res/6.12"
 else
 	run_chain "$res/steps.6.12" "$res/6.12" quiet &
-	bg=$!
-	run_chain "$res/steps.6.1" "$res/6.1"
-	wait "$bg" || true
-	bg=
+	run_chain "$res/steps.6.1" "$res/6.1" &
 fi
+wait
 
 results=() json=() failed=
 while IFS='|' read -r name r secs last; do
