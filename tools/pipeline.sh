@@ -91,7 +91,7 @@ take_lock
 # each step's output only in its log, and one line on the terminal as
 # each starts and ends.
 run_chain() {
-	local out=$2 quiet=${3:-} s name cmd failed='' r secs start log
+	local out=$2 quiet=${3:-} s name cmd failed='' r secs start log last
 	# The list on fd 7, which the steps do not get: one that reads its
 	# stdin must not eat the steps after it.
 	while IFS= read -r s <&7; do
@@ -109,9 +109,9 @@ run_chain() {
 			# Each step's own output goes to the terminal and to its log.
 			if $cmd 2>&1 7<&- | tee "$log"; then r=PASS; else r=FAIL; failed=$name; fi
 		fi
-		secs=$(($(date +%s) - start))
-		printf '%s|%s|%s|%s\n' "$name" "$r" "$secs" "$(tail -n1 "$log")" >>"$out"
-		[ -z "$quiet" ] || printf '==> %s %s %ss: %s\n' "$name" "$r" "$secs" "$(tail -n1 "$log")" >&2
+		secs=$(($(date +%s) - start)) last=$(tail -n1 "$log")
+		printf '%s|%s|%s|%s\n' "$name" "$r" "$secs" "$last" >>"$out"
+		[ -z "$quiet" ] || printf '==> %s %s %ss: %s\n' "$name" "$r" "$secs" "$last" >&2
 	done 7<"$1"
 }
 
