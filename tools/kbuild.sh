@@ -144,7 +144,7 @@ kb_tree_distance() {
 # kb_keep O CFG STAMP [named]: keep a copy of O, a finished build of CFG
 # under STAMP; "named" when it is the build of a branch or tag.
 kb_keep() {
-	local d=$WORK/build/.kept-$2 named g k
+	local d=$WORK/build/.kept-$2 k
 	[ "$KB_KEEP" -gt 0 ] || return 0
 	mkdir -p "$d" && rm -rf "$d/${3:?}" "$d/$3.tmp" || return
 	cp -a "$1" "$d/$3.tmp" && rm -f "$d/$3.tmp/.kb-named" || { rm -rf "$d/$3.tmp"; return 1; }
@@ -152,14 +152,10 @@ kb_keep() {
 	mv "$d/$3.tmp" "$d/$3" && touch -d "@$EPOCHREALTIME" "$d/$3" || return
 	# the most recently kept or used ones of each group stay (dated
 	# explicitly: a plain touch takes the coarse clock, and can tie)
-	for named in 0 1; do
-		find "$d" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' | sort -rn | cut -d' ' -f2- |
-			while IFS= read -r k; do
-				if [ -e "$k/.kb-named" ]; then g=1; else g=0; fi
-				if [ $g = $named ]; then echo "$k"; fi
-			done |
-			tail -n +$((KB_KEEP + 1)) | xargs -r rm -rf
-	done
+	find "$d" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' | sort -rn | cut -d' ' -f2- |
+		while IFS= read -r k; do
+			if [ -e "$k/.kb-named" ]; then echo "named $k"; else echo "walk $k"; fi
+		done | awk -v n="$KB_KEEP" '++kept[$1] > n { print substr($0, length($1) + 2) }' | xargs -r rm -rf
 }
 
 # kb_restore O CFG STAMP TREE: replace O by the kept build of STAMP
