@@ -18,14 +18,17 @@
 #     (checks/kconfig-matrix.mk); the symbols are read from the objects
 #     of two real builds (the result with the most built-in objects, and
 #     the one with the most modules);
-#  3. MCT: when the Exynos MCT is built in, every clock that a DTB of the
-#     tree gives an MCT node comes from a built-in driver (the MCT takes
-#     its clocks at time_init(), before any module loads).
-# arm64 allmodconfig is checked the same way, as one more result, except
-# for 3: it sets the MCT's COMPILE_TEST prompt, a kernel for compile
-# coverage, not one to boot. Its values of the axes and the MCT, on the
-# minimal base, are also built and linked (vmlinux and modules). It names
-# the first assignment that fails each check.
+#  3. MCT: the Exynos MCT is built in whenever an Exynos platform is (on
+#     Exynos the architected timer counts with the MCT's counter, which
+#     the MCT driver starts at time_init() and on resume), and the tick
+#     clock ("fin_pll") that a DTB of the tree gives an MCT node comes
+#     from a built-in driver: the MCT reads its rate at time_init(),
+#     before any module loads. Its bus clock ("mct") may come from a
+#     module: the MCT enables it once its provider has probed.
+# arm64 allmodconfig is checked the same way, as one more result. Its
+# values of the axes and the MCT, on the minimal base, are also built and
+# linked (vmlinux and modules). It names the first assignment that fails
+# each check.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tools/kbuild.sh"
 
@@ -179,25 +182,29 @@ for dtb in "$o-builtin"/arch/arm64/boot/dts/*/*.dtb; do
 			for (i = 1; i <= length(s); i++) { d = index("0123456789abcdef", substr(s, i, 1)) - 1; n = n * 16 + d }
 			return n }
 		function cells(s,   a, n, i) { n = split(s, a, " "); for (i = 1; i <= n; i++) c[i] = num(a[i]); return n }
-		/{$/ { depth++; compat[depth] = ""; ph[depth] = ""; cc[depth] = 0; clk[depth] = "" }
+		/{$/ { depth++; compat[depth] = ""; ph[depth] = ""; cc[depth] = 0; clk[depth] = ""; cn[depth] = "" }
 		/^[ \t]*compatible = / { compat[depth] = $0; gsub(/\\0/, "\", \"", compat[depth]) }
 		/^[ \t]*phandle = / { ph[depth] = $3 }
 		/^[ \t]*#clock-cells = / { cc[depth] = $3 }
 		/^[ \t]*clocks = / { clk[depth] = $0; sub(/.*= /, "", clk[depth]) }
+		/^[ \t]*clock-names = / { cn[depth] = $0; sub(/.*= /, "", cn[depth]); gsub(/[";]/, "", cn[depth]); gsub(/\\0/, " ", cn[depth]) }
 		/^[ \t]*};$/ {
 			if (ph[depth] != "") { p = num(ph[depth]); pc[p] = compat[depth]; pcells[p] = num(cc[depth]) }
 			is_mct = 0; split(mct, m, " ")
 			for (i in m) if (index(compat[depth], "\"" m[i] "\"")) is_mct = 1
-			if (is_mct && clk[depth] != "") mctclk[++nm] = clk[depth]
+			if (is_mct && clk[depth] != "") { mctclk[++nm] = clk[depth]; mctcn[nm] = cn[depth] }
 			depth--
 		}
 		END {
 			for (j = 1; j <= nm; j++) {
-				n = cells(mctclk[j]); gsub(/[<>;]/, "", mctclk[j])
+				n = cells(mctclk[j]); gsub(/[<>;]/, "", mctclk[j]); split(mctcn[j], name, /[ ,]+/)
 				for (i = 1; i <= n; i += 1 + pcells[c[i]]) {
+					k++
+					if (name[k] != "fin_pll") continue
 					s = pc[c[i]]; sub(/.*compatible = /, "", s); gsub(/[";]/, "", s); gsub(/, /, " ", s)
 					print dtb, s
 				}
+				k = 0
 			}
 		}'
 done | sort -u >"$out/mct-clocks"
@@ -226,10 +233,10 @@ while read -r dtb compats; do
 done <"$out/mct-clocks" >"$out/mct-providers"
 nmct=$(wc -l <"$out/mct-providers")
 # A check that found nothing to check must not pass.
-[ "$nmct" -gt 0 ] || gate_fail "no MCT node with clocks in the DTBs of $rev: the DTB reader is broken"
+[ "$nmct" -gt 0 ] || gate_fail "no MCT node with a fin_pll clock in the DTBs of $rev: the DTB reader is broken"
 ! awk 'NF < 4 || $3 == "?"' "$out/mct-providers" | grep . ||
 	gate_fail "the MCT clocks above have no board option or no clock driver (see $out/mct-providers)"
-step "kconfig-matrix: checking $ndistinct results ($nmct MCT clocks in $(ls "$o-builtin"/arch/arm64/boot/dts/*/*.dtb | wc -l) DTBs)"
+step "kconfig-matrix: checking $ndistinct results ($nmct MCT tick clocks in $(ls "$o-builtin"/arch/arm64/boot/dts/*/*.dtb | wc -l) DTBs)"
 
 # -- the checks, per result -----------------------------------------------
 # One pass over every result (a process per result cost seconds for a
@@ -242,9 +249,9 @@ step "kconfig-matrix: checking $ndistinct results ($nmct MCT clocks in $(ls "$o-
 #    the result does not build at all is not reported: such references sit
 #    under the same #if as their object (a stub when it is off), which one
 #    object file cannot show.
-#  - mct: with the MCT built in, only the boards of the platforms this
-#    result enables; the placement covers drivers/clk itself too
-#    (fixed-clock). Not for allmod (see the top).
+#  - mct: the MCT is built in, and the tick clock of each board of the
+#    platforms this result enables comes from a built-in object; the
+#    placement covers drivers/clk itself too (fixed-clock).
 findings=$out/findings
 args=()
 for p in "$out"/place/*; do args+=("$out/results/${p##*/}.config" "$p"); done
@@ -267,10 +274,11 @@ awk '
 			}
 		}
 		for (s in seen) print s
-		if (mct && r != "allmod")
-			for (j = 1; j <= np; j++)
-				if ((pdtbopt[j] in on) && !(pobj[j] in built))
-					print "mct", r, "the MCT is built in, but " pdtb[j] " gives it a clock of " pcompat[j] " from " pobj[j] ", which is not built in"
+		if (!mct)
+			print "mct", r, "the Exynos MCT is not built in, but ARCH_EXYNOS is: nothing starts the counter the architected timer counts with"
+		for (j = 1; j <= np; j++)
+			if ((pdtbopt[j] in on) && !(pobj[j] in built))
+				print "mct", r, pdtb[j] " gives the MCT its tick clock from " pcompat[j] " in " pobj[j] ", which is not built in"
 	}
 	FILENAME ~ /syms\/builtin$/ { b[$3] = 1; if ($1 == "D") { bdef[$3] = bdef[$3] " " $2; owner[$2] = 1 } else bund[$3] = bund[$3] " " $2; next }
 	FILENAME ~ /syms\/module$/ { m[$3] = 1; if ($1 == "D") { mdef[$3] = mdef[$3] " " $2; owner[$2] = 1 } else mund[$3] = mund[$3] " " $2; next }
@@ -340,6 +348,6 @@ for kind in unbuilt link mct linked; do
 			echo "    in $count of $ndistinct results; first: $(first_of "$r")"
 		done
 done
-summary="$nassign assignments ($ndistinct distinct results) and allmodconfig (also linked, narrowed), $nmct MCT clocks from the DTBs"
+summary="$nassign assignments ($ndistinct distinct results) and allmodconfig (also linked, narrowed), $nmct MCT tick clocks from the DTBs"
 [ "$nfind" = 0 ] && gate_pass "$summary: no unbuilt object, no link or MCT hazard"
 gate_fail "$summary: $nfind findings (above; all in $findings)"

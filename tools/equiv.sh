@@ -37,7 +37,7 @@
 # shellcheck source=tools/equiv-state.sh
 . "$TOP/tools/equiv-state.sh"
 
-need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler fdtput device-tree-compiler cpp cpp gcc gcc \
+need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler fdtput device-tree-compiler fdtget device-tree-compiler cpp cpp gcc gcc \
 	timeout coreutils
 socs=("$@")
 if [ ${#socs[@]} -eq 0 ]; then
@@ -81,6 +81,7 @@ eq_dt_tools() {
 	[ -z "${dt_tools_done:-}" ] || return 0
 	kb_regimg "$out/regimg" || die "boot/regimg.c does not compile (above)"
 	kb_virt_dtb "$out/virt.dtb" || die "qemu could not dump its device tree (above)"
+	kb_mct_compatibles "$rev_a" >"$out/mct-compat" || die "no Exynos MCT driver at $rev_a"
 	dt_tools_done=1
 }
 
@@ -98,6 +99,8 @@ eq_board_inputs() {
 	o=$(kb_outdir "$rev_b" modular)
 	kb_samsung_compatibles "$o" "$rev_a" >"$out/compat.new" && [ -s "$out/compat.new" ] ||
 		die "no compatibles in the modules of $o"
+	# The MCT too: built in, but it needs the series' clocks.
+	kb_mct_compatibles "$rev_a" >>"$out/compat.new" || die "no Exynos MCT driver at $rev_a"
 	mv "$out/compat.new" "$out/compat"
 	board_inputs_done=1
 	# The DTS files are the same on every revision of the series.
@@ -142,13 +145,26 @@ eq_dtb() {
 	ln -sfn "$c" "$d"
 }
 
-# eq_append SOC: the eq_* kernel parameters of boot/soc/SOC.conf.
+# eq_mct_node DTB BUS: the enabled Exynos MCT node under BUS in DTB, if any.
+eq_mct_node() {
+	local n c
+	for n in $(fdtget -l "$1" "/$2"); do
+		[ "$(fdtget -d okay "$1" "/$2/$n" status)" != disabled ] || continue
+		for c in $(fdtget -d "" "$1" "/$2/$n" compatible); do
+			grep -qxF -- "$c" "$out/mct-compat" && { echo "$n"; return; }
+		done
+	done
+}
+
+# eq_append SOC DTB: the eq_* kernel parameters of boot/soc/SOC.conf, and
+# the MCT's node in DTB for the agent's MCT cases.
 eq_append() {
-	local c=$TOP/boot/soc/$1.conf k a="eq_soc=$1"
+	local c=$TOP/boot/soc/$1.conf k a="eq_soc=$1" mct
 	for k in soc_id rtc gpio bus; do
 		a+=" eq_$k=$(conf_get "$c" $k)"
 	done
-	printf '%s\n' "$a"
+	mct=$(eq_mct_node "$2" "$(conf_get "$c" bus)")
+	printf '%s\n' "$a${mct:+ eq_mct=$mct}"
 }
 
 # eq_boot NAME REV CONFIG SOC DIR SIDE [APPEND]: boot REV CONFIG (built
@@ -157,7 +173,7 @@ eq_append() {
 eq_boot() {
 	local name=$1 rev=$2 cfg=$3 soc=$4 d=$5 hw=$5/$6 app=${7:-}
 	# shellcheck disable=SC2046 # the loader options are a list of arguments
-	kb_boot "$(kb_outdir "$rev" "$cfg")" "$d/$name.log" "$timeout_s" "$(eq_append "$soc") $app" \
+	kb_boot "$(kb_outdir "$rev" "$cfg")" "$d/$name.log" "$timeout_s" "$(eq_append "$soc" "$hw/soc.dtb") $app" \
 		-dtb "$hw/soc.dtb" $(cat "$hw/loader.args")
 	eq_verdict="boot: $KB_VERDICT"
 	eq_secs=$KB_SECS

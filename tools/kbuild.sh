@@ -351,6 +351,13 @@ kb_samsung_compatibles() {
 	} | LC_ALL=C sort -u
 }
 
+# kb_mct_compatibles REV: the DT compatibles the Exynos MCT timer driver
+# of REV declares (TIMER_OF_DECLARE), one per line.
+kb_mct_compatibles() {
+	kgit show "$1:drivers/clocksource/exynos_mct.c" |
+		sed -n 's/^TIMER_OF_DECLARE([^,]*, *"\([^"]*\)".*/\1/p'
+}
+
 # The QEMU machine, in one place: a DTB dumped with -M virt,dumpdtb= only
 # describes a boot with the very same options. -nic none: virt otherwise
 # adds a virtio-net PCI NIC whose option ROM (efi-virtio.rom) comes from

@@ -8,6 +8,7 @@
  *   main.c     the suites table, the plan line, power-off
  *   ktap.c     console output and KTAP results
  *   sysfs.c    reading sysfs and debugfs; waiting for probes to settle
+ *   mct.c      the Exynos MCT, before any module loads
  *   modules.c  the module loading and deferred-reprobe suites
  *   equiv.c    the equivalence state suite, one table of cases
  *
@@ -48,7 +49,12 @@ const struct module *module_file(const char *name);
 int insert_module(const struct module *m, char *why, size_t size);
 extern int deferrals;
 
+/* mct.c */
+int mct_count(void);
+void mct_run(void);
+
 /* equiv.c */
+const char *equiv_bus(void);
 int equiv_count(void);
 void equiv_run(void);
 

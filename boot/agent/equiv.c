@@ -11,6 +11,7 @@
  *   eq_rtc=Y-M-DTH:M:S   the time the S3C RTC must read ("none": no RTC)
  *   eq_gpio=BANK,LINE,V  a line to request through the GPIO chardev, and V
  *   eq_permanent=a,b     modules that delete_module must refuse
+ *   eq_mct=NODE          the Exynos MCT's node under eq_bus (mct.c)
  * Each case in cases[] at the bottom reports exactly one result.
  */
 #define _GNU_SOURCE
@@ -430,16 +431,18 @@ int equiv_count(void)
 	return getenv("eq_soc") ? ARRAY_SIZE(cases) : 0;
 }
 
+const char *equiv_bus(void)
+{
+	return getenv("eq_bus") ? getenv("eq_bus") : "soc@5f000000";
+}
+
 void equiv_run(void)
 {
-	const char *bus = getenv("eq_bus");
 	int i;
 
 	if (!getenv("eq_soc"))
 		return;
 	say("# equiv: soc %s", getenv("eq_soc"));
-	if (!bus)
-		bus = "soc@5f000000";
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		cases[i](bus);
+		cases[i](equiv_bus());
 }

@@ -57,6 +57,7 @@ static const struct suite {
 	void (*run)(void);
 } suites[] = {
 	{ mounts_count, mounts_run },
+	{ mct_count, mct_run },		/* before the first module */
 	{ modules_count, modules_run },
 	{ reprobe_count, reprobe_run },
 	{ equiv_count, equiv_run },

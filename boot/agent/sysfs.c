@@ -208,6 +208,8 @@ int scan_devices(const char *bus, int print, char *why, size_t size)
 			bound++;
 		} else if (drv && is_syscon(path)) {
 			state = "syscon";	/* looked up by its users, never bound */
+		} else if (drv && getenv("eq_mct") && !strcmp(node->d_name, getenv("eq_mct"))) {
+			state = "timer";	/* set up by TIMER_OF_DECLARE, no driver */
 		} else if (drv) {
 			state = "unbound";
 			if (!unbound++)

@@ -2,7 +2,8 @@
 # The equivalence check fails on faults seeded into the series' own code,
 # each merged into integration and built as modules: a CMU missing from a
 # match table, PLLs and a mux read from the wrong register or bit on four
-# SoCs, a pin bank missing, an __initconst CMU description read by a late
+# SoCs, a pin bank missing, the Exynos MCT left out of the kernel (its
+# counter never started), an __initconst CMU description read by a late
 # probe, and a CMU that registers before its assigned clocks exist. Each
 # names the clock, pin or device. Uses the WORK of tests/70-boot.t and
 # the base build of tests/75-equiv.t.
@@ -50,6 +51,21 @@ unseed clk zz-eq-fsd.patch
 unseed clk zz-eq-match.patch
 unseed clk zz-eq-pll.patch
 unseed pinctrl zz-eq-bank.patch
+
+# The MCT dropped whenever the Samsung clocks are modules, as the series
+# once had it (its select made conditional, and the modular fragment no
+# longer asking for the MCT): the series kernel boots on the architected
+# timer, and only the MCT's own registers show that nothing started it.
+sed -i '/CLKSRC_EXYNOS_MCT/d' "$SCRATCH/topics/clk/modular.config"
+seed_commit clk zz-eq-mct.patch "arm64: Exynos: select the MCT only with built-in Samsung clocks" \
+	"sed -i 's/^\\tselect CLKSRC_EXYNOS_MCT\$/& if COMMON_CLK_SAMSUNG=y/' arch/arm64/Kconfig.platforms"
+rebuild_integration
+run_tool "$T/equiv.sh" e850-96
+check "a series without the MCT fails on the E850-96 board, naming the MCT's counter" eval \
+	'failed && has "mct counter started before any module" && has "the Exynos MCT did not start its counter" &&
+	in_diff "^- mct tcon-start 1" e850-96'
+unseed clk zz-eq-mct.patch
+git -C "$SCRATCH" checkout -q -- topics/clk/modular.config
 
 # An __initconst CMU description, read by a probe that runs after the
 # module's init sections are gone. CMU_FSYS is made to wait for the clkout
