@@ -25,7 +25,8 @@
  *  - aliases that name a grafted node are added, rewritten to its new path;
  *  - each grafted clock provider gets a consumer at the root, a fixed-factor
  *    clock "consumer-<node>" of the first of its clocks a board node uses,
- *    else of its clock 1.
+ *    else of its clock 1;
+ *  - QEMU's own timer node is moved in front of the board's (the MCT).
  * Everything not grafted or dropped is reported on stderr with the reason;
  * stdout gets one row per moved register block: node, old, new address.
  * Exit status: 0, 1 on bad input, 2 on usage.
@@ -792,6 +793,33 @@ static void usage(void)
 	exit(2);
 }
 
+/*
+ * The kernel sets up timers in the order of their nodes in the DT, and a
+ * new node goes in front of its siblings: the board's timers (the Exynos
+ * MCT) would come before QEMU's architected timer, and the MCT's local
+ * timer would become CPU 0's tick device. Its registers are RAM here,
+ * whose write-status handshake lasts only one write. QEMU's own timer
+ * node is therefore added again, last, so that it comes first, and the
+ * MCT's local timers stay unused, as on silicon, whose architected timer
+ * ranks above them too.
+ */
+static void qemu_timer_first(const void *qemu)
+{
+	int qoff = fdt_path_offset(qemu, "/timer"), p, len, off;
+	const char *name;
+	const void *v;
+
+	if (qoff < 0)
+		return;
+	check(fdt_del_node(out, fdt_path_offset(out, "/timer")), "/timer");
+	off = fdt_add_subnode(out, 0, "timer");
+	check(off, "/timer");
+	fdt_for_each_property_offset(p, qemu, qoff) {
+		v = fdt_getprop_by_offset(qemu, p, &name, &len);
+		check(fdt_setprop(out, off, name, v, len), name);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const void *qemu;
@@ -834,6 +862,7 @@ int main(int argc, char **argv)
 	check(fdt_open_into(qemu, out, size), argv[i]);
 	graft();
 	add_consumers();
+	qemu_timer_first(qemu);
 	check(fdt_pack(out), "pack");
 
 	f = fopen(argv[i + 3], "wb");
