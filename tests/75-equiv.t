@@ -6,7 +6,8 @@
 # runs 12: the same code, more boots). Faults seeded
 # into what the series' kernel sees (registers, DT) make it fail with a
 # diff naming the clock or device; unchanged DTs and register images come
-# from the cache. A CMU whose assigned clock comes from a module loaded
+# from the cache. A CMU whose DT names no bus clock probes on both. A CMU
+# whose assigned clock comes from a module loaded
 # later defers and binds once. Uses the WORK of tests/70-boot.t (tree and
 # build directories), so only the base is built once more. Faults seeded
 # into the series' own code, which cost a rebuild each, are in
@@ -60,6 +61,15 @@ EQ_DTSI_B_exynos5433=$TEST_ROOT/fault.dtsi run_tool "$T/equiv.sh" exynos5433
 check "a CMU missing from the DT fails, naming the device and its clocks" eval \
 	'failed && has "- dev clock-controller@6e0000 bound exynos5433-cmu" &&
 	has "+ dev clock-controller@6e0000 disabled" && in_diff "^- clk [a-z_0-9]*fsys"'
+
+# A CMU whose DT names no bus clock: the base logs it and registers the
+# CMU all the same (the boot loader may have left the clock running), and
+# so must the series, whose probes defer only while a provider is missing.
+sed 's/clock-names = "oscclk", "dout_dpu";/clock-names = "oscclk", "dout_dpu_gone";/' \
+	"$SCRATCH/boot/soc/exynos850.dtsi" >"$TEST_ROOT/nobus.dtsi"
+EQ_DTSI_exynos850=$TEST_ROOT/nobus.dtsi run_tool "$T/equiv.sh" exynos850
+check "a CMU without its bus clock in the DT still probes, on the series as on the base" eval \
+	'passed && has "equiv: PASS exynos850" && grep -q "could not find bus clock dout_dpu" "$WORK/equiv/exynos850/a.log"'
 
 # Deferral (defer_case in tests/lib.sh): the series must defer CMU_FSYS
 # while nothing is registered and bind it once clkout is there.
