@@ -46,6 +46,9 @@ check "every grafted clock controller gets a consumer clock, taking a clock the 
 	grep -q "consumer-clock-controller@14010000 takes clock 5 of /soc@0/clock-controller@14010000, as does /soc@0/dma-controller@14280000" "$G/fsd-evb.log" &&
 	grep -q "consumer-clock-controller@16810000 takes clock 1 .*no node of the board uses it" "$G/fsd-evb.log" &&
 	grep -A6 "consumer-clock-controller@14010000 {" "$G/fsd-evb.dts" | grep -q "fixed-factor-clock"'
+check "QEMU's own timer node comes first, before the board's timers (the kernel sets them up in DT order)" eval \
+	'[ "$(fdtget -l "$G/exynos850-e850-96.dtb" / | head -n 1)" = timer ] &&
+	[ "$(fdtget -t x "$G/exynos850-e850-96.dtb" /timer interrupts)" = "$(fdtget -t x "$G/virt.dtb" /timer interrupts)" ]'
 check "the pinctrl aliases point at the grafted nodes" eval \
 	'grep -qE "pinctrl0 = \"/soc@50000000/pinctrl@1850000\"" "$G/exynos850-e850-96.dts"'
 # spis DTS: the SPI numbers of the interrupts in the grafted container.
