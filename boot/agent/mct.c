@@ -25,7 +25,6 @@
 #define MCT_G_TCON		0x240
 #define MCT_G_TCON_START	(1u << 8)
 
-
 /* Big-endian cells at *p, n of them, as one number. */
 static uint64_t dt_cells(const unsigned char **p, int n)
 {
