@@ -175,7 +175,9 @@ build_syms "$rm_" module || gate_fail "result $rm_ ($(first_of "$rm_")) does not
 # -- the MCT's clock providers, from the tree's DTBs ----------------------
 mct_compat=$(sed -n 's/^TIMER_OF_DECLARE([^,]*, *"\([^"]*\)".*/\1/p' "$KSRC/drivers/clocksource/exynos_mct.c")
 : >"$out/mct-clocks"
-for dtb in "$o-builtin"/arch/arm64/boot/dts/*/*.dtb; do
+# Board DTBs sit one or two levels down (exynos/google/gs101-oriole.dtb).
+mapfile -t dtbs < <(find "$o-builtin/arch/arm64/boot/dts" -name '*.dtb' | sort)
+for dtb in "${dtbs[@]}"; do
 	dtc -q -I dtb -O dts "$dtb" | awk -v dtb="${dtb#"$o-builtin/arch/arm64/boot/dts/"}" -v mct="$mct_compat" '
 		function num(s,   n, i, d) { gsub(/[<>;]/, "", s); if (s !~ /^0x/) return s + 0
 			s = tolower(substr(s, 3)); n = 0
@@ -217,16 +219,17 @@ provider_obj() {
 	done
 	echo "?"
 }
-# dtb_option DTB: the option under which arch/arm64/boot/dts builds DTB.
+# dtb_option DTB: the option under which arch/arm64/boot/dts builds DTB
+# (the Makefile of its own directory names it).
 dtb_option() {
-	awk -v want="${1#*/}" '
+	awk -v want="${1##*/}" '
 		{ line = $0
 		  while (line ~ /\\$/ && (getline nx) > 0) line = substr(line, 1, length(line) - 1) " " nx
 		  if (line !~ /^dtb-\$\(CONFIG_/) next
 		  opt = line; sub(/^dtb-\$\(/, "", opt); sub(/\).*/, "", opt)
 		  n = split(line, w, /[ \t]+/)
 		  for (i = 1; i <= n; i++) if (w[i] == want) { print opt; exit } }' \
-		"$KSRC/arch/arm64/boot/dts/${1%%/*}/Makefile"
+		"$KSRC/arch/arm64/boot/dts/$(dirname "$1")/Makefile"
 }
 while read -r dtb compats; do
 	echo "$dtb $(dtb_option "$dtb") $(provider_obj $compats) $compats"
@@ -236,7 +239,7 @@ nmct=$(wc -l <"$out/mct-providers")
 [ "$nmct" -gt 0 ] || gate_fail "no MCT node with a fin_pll clock in the DTBs of $rev: the DTB reader is broken"
 ! awk 'NF < 4 || $3 == "?"' "$out/mct-providers" | grep . ||
 	gate_fail "the MCT clocks above have no board option or no clock driver (see $out/mct-providers)"
-step "kconfig-matrix: checking $ndistinct results ($nmct MCT tick clocks in $(ls "$o-builtin"/arch/arm64/boot/dts/*/*.dtb | wc -l) DTBs)"
+step "kconfig-matrix: checking $ndistinct results ($nmct MCT tick clocks in ${#dtbs[@]} DTBs)"
 
 # -- the checks, per result -----------------------------------------------
 # One pass over every result (a process per result cost seconds for a
