@@ -45,7 +45,7 @@ run_tool "$T/integration.sh"
 check "unrecorded conflict: non-zero exit naming topic and file" eval 'failed &&
 	has "merging topic soc into integration conflicts" && has "  arch/arm64/Kconfig.platforms"'
 check "unrecorded conflict: both sides' commits are listed" eval '
-	has "integration: $(kgit rev-parse --short topic/clk) clk: samsung:" &&
+	has "integration: $(kgit log -1 --format=%h topic/clk -- arch/arm64/Kconfig.platforms) clk: samsung:" &&
 	has "soc: $(kgit rev-parse --short topic/soc) soc: samsung: a change that collides"'
 check "unrecorded conflict: prints the command that records a resolution" has "make resolve TOPIC=soc"
 check "unrecorded conflict: tree clean, integration branch kept" eval \
