@@ -173,7 +173,7 @@ build_syms "$ry" builtin || gate_fail "result $ry ($(first_of "$ry")) does not c
 build_syms "$rm_" module || gate_fail "result $rm_ ($(first_of "$rm_")) does not configure or build, see $out/build-module.log"
 
 # -- the MCT's clock providers, from the tree's DTBs ----------------------
-mct_compat=$(sed -n 's/^TIMER_OF_DECLARE([^,]*, *"\([^"]*\)".*/\1/p' "$KSRC/drivers/clocksource/exynos_mct.c")
+mct_compat=$(kb_mct_compatibles "$rev" | tr '\n' ' ')
 : >"$out/mct-clocks"
 # Board DTBs sit one or two levels down (exynos/google/gs101-oriole.dtb).
 mapfile -t dtbs < <(find "$o-builtin/arch/arm64/boot/dts" -name '*.dtb' | sort)
