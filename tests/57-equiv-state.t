@@ -39,4 +39,19 @@ sed 's/518 - 523/599 - 604/' "$tmp/g1.log" >"$tmp/g2.log"
 check "a gpio range moved to other global numbers is the same state, its width kept" eval \
 	'[ "$(eq_state "$tmp/g1.log")" = "$(eq_state "$tmp/g2.log")" ] &&
 	[ "$(eq_state "$tmp/g1.log")" = "pinctrl p gpio-ranges: 0: gph0 GPIOS 6 PINS [0 - 5]" ]'
+# A bus clock taken at time_init() (consumer: the DT node) and the same
+# clock taken by the platform driver (consumer: the device) are one line;
+# a series whose MCT driver never takes it differs.
+printf '%s\n' '# equiv-begin clk' '#= pclk_mct 1 1 0 100000000 0 0 50000 Y timer@1c0000 mct' '# equiv-end clk' >"$tmp/m1.log"
+printf '%s\n' '#~ devname 501c0000.timer timer@1c0000' '# equiv-begin clk' \
+	'#= pclk_mct 1 1 0 100000000 0 0 50000 Y 501c0000.timer mct' '# equiv-end clk' >"$tmp/m2.log"
+check "a clock consumer named by its device is named by its DT node" eval \
+	'[ "$(eq_state "$tmp/m1.log")" = "$(eq_state "$tmp/m2.log")" ] &&
+	eq_state "$tmp/m2.log" | grep -qx "clkuser pclk_mct timer@1c0000 mct"'
+eq_state "$tmp/m1.log" >"$tmp/m1"
+printf '%s\n' '# equiv-begin clk' '#= pclk_mct 1 1 0 100000000 0 0 50000 Y' '# equiv-end clk' >"$tmp/m3.log"
+eq_state "$tmp/m3.log" >"$tmp/m3"
+check "the MCT's bus clock never taken on the series is unexpected under the project's expectations" eval \
+	'[ "$(eq_compare "$tmp/m1" "$tmp/m3" "$tmp/diff" "$REPO/boot/equiv/expected-differences")" = "0 1" ] &&
+	grep -qx -- "- clkuser pclk_mct timer@1c0000 mct" "$tmp/diff"'
 done_testing

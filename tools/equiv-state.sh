@@ -7,9 +7,14 @@
 
 # eq_state LOG: the captured sections of a console log, normalised to
 # one sorted "kind key value..." line each. clk_summary's indentation gives
-# each clock's parent; counts go to separate clkcnt lines.
+# each clock's parent; counts go to separate clkcnt lines. A consumer is
+# named by its DT node: of_clk_get() names it so for a built-in MCT or CMU
+# at time_init(), while the same clock taken by its platform driver from a
+# module is named by the device ("50040000.timer" for "timer@40000"); the
+# agent's "#~ devname DEVICE NODE" lines give the mapping.
 eq_state() {
 	tr -d '\r' <"$1" | awk '
+		/^#~ devname / { node[$3] = $4; next }
 		/^# equiv-begin / { sec = $3; hdr = 0; next }
 		/^# equiv-end / { sec = ""; next }
 		sec == "" || !/^#= / { next }
@@ -18,14 +23,14 @@ eq_state() {
 			# name enable prepare protect rate accuracy phase duty hw-enable
 			# [consumer con_id]; further consumers on lines of their own.
 			n = split(line, f, " ")
-			if (n == 2 && cur != "") { printf "clkuser %s %s %s\n", cur, f[1], f[2]; next }
+			if (n == 2 && cur != "") { user[++nuser] = cur " " f[1] " " f[2]; next }
 			if (n < 9 || f[2] !~ /^-?[0-9]+$/) next
 			match(line, /^ */); lvl = int((RLENGTH - 1) / 3)
 			cur = f[1]; par[lvl] = cur
 			p = lvl > 0 ? par[lvl - 1] : "-"
 			printf "clk %s parent=%s rate=%s accuracy=%s phase=%s duty=%s\n", cur, p, f[5], f[6], f[7], f[8]
 			printf "clkcnt %s enable=%s prepare=%s protect=%s hw=%s\n", cur, f[2], f[3], f[4], f[9]
-			if (n >= 11) printf "clkuser %s %s %s\n", cur, f[10], f[11]
+			if (n >= 11) user[++nuser] = cur " " f[10] " " f[11]
 			next
 		}
 		sec == "devices" { print "dev " line; next }
@@ -36,6 +41,12 @@ eq_state() {
 			line = substr(line, 1, RSTART - 1) "GPIOS " (g[2] - g[1] + 1) substr(line, RSTART + RLENGTH)
 		}
 		{ print sec " " line }
+		END {
+			for (i = 1; i <= nuser; i++) {
+				split(user[i], u, " ")
+				printf "clkuser %s %s %s\n", u[1], u[2] in node ? node[u[2]] : u[2], u[3]
+			}
+		}
 	' | LC_ALL=C sort
 }
 

@@ -197,6 +197,9 @@ int scan_devices(const char *bus, int print, char *why, size_t size)
 			    strcmp(strstr(drvlink, "/devicetree/base/") + 17, path + 30))
 				continue;
 			drv = driver_of(dev->d_name, drvlink, sizeof(drvlink));
+			/* Clock consumers are named by device, CLK_OF_DECLARE's by node. */
+			if (print)
+				say("#~ devname %s %s", dev->d_name, node->d_name);
 			break;
 		}
 		if (pd)
