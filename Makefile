@@ -12,7 +12,7 @@ export WORK BASE
 T := tools
 
 .PHONY: all help deps tree topics integration build boot export request-pull \
-	resolve check test test-full bench bloat equiv fresh-check range-diff
+	resolve check test test-full bench bloat equiv exynos4210 fresh-check range-diff
 
 all: deps
 	@$(T)/pipeline.sh
@@ -45,6 +45,11 @@ boot: integration
 # Only the equivalence suite; SOC= picks the SoCs (boot/soc/<soc>.dtsi).
 equiv: integration
 	@EQ_B="$(BRANCH) $(CONFIG)" $(T)/equiv.sh $(SOC)
+
+# QEMU's own Exynos4210 machines (smdkc210, nuri): ARM32 exynos_defconfig
+# at the base against integration; BOARD= picks the boards.
+exynos4210: integration
+	@E4_B="$(BRANCH)" $(T)/exynos4210.sh $(BOARD)
 
 export:
 	@test -n "$(TOPIC)" || { echo "usage: make export TOPIC=<name>" >&2; exit 2; }

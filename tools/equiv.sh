@@ -260,6 +260,8 @@ table=()
 json=()
 for soc in "${socs[@]}"; do
 	[ -f "$TOP/boot/soc/$soc.conf" ] || die "unknown SoC '$soc': boot/soc/$soc.conf does not exist"
+	[ -z "$(conf_get "$TOP/boot/soc/$soc.conf" machine "")" ] ||
+		die "'$soc' is one of QEMU's own Exynos4210 machines (boot/soc/$soc.conf names a machine): run make exynos4210 BOARD=$soc"
 	res=$out/results/$(eq_result_key "$soc")
 	if [ -f "$res/done" ]; then
 		echo "equiv: $soc: PASS in an earlier run with the same kernels, /init, DT, registers and orders ($(cat "$res/when"); $res)"

@@ -110,8 +110,11 @@ topic_patches() {
 
 # tool_versions: the Debian packages whose versions decide a result.
 tool_versions() {
+	# The cross C libraries too: with one, kconfig sets CC_CAN_LINK, and
+	# every .config of that architecture changes.
 	dpkg-query -W -f '${Package} ${Version}\n' git gcc gcc-aarch64-linux-gnu \
-		gcc-arm-linux-gnueabihf sparse coccinelle device-tree-compiler qemu-system-arm 2>/dev/null || true
+		gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-armhf-cross \
+		sparse coccinelle device-tree-compiler qemu-system-arm 2>/dev/null || true
 }
 
 base_tag() {

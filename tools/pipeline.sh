@@ -26,6 +26,7 @@ steps=(
 	"boot-builtin|$TOP/tools/boot.sh integration builtin"
 	"boot-modular|$TOP/tools/boot.sh integration modular"
 	"equiv|$TOP/tools/equiv.sh"
+	"exynos4210|$TOP/tools/exynos4210.sh"
 	# The second base, Debian's linux-source-6.12 (topics/6.12/).
 	"tree-6.12|env BASE=6.12 $TOP/tools/tree.sh"
 	"topics-6.12|env BASE=6.12 $TOP/tools/topics.sh"
@@ -62,6 +63,8 @@ knobs() {
   EQ_EXPECTED=boot/equiv/expected-differences   the expected differences
   EQ_DTSI_<soc>, EQ_REGS_<soc>, EQ_DTSI_B_<soc>, EQ_REGS_B_<soc>
                                   other SoC descriptions, for both sides or the series only
+  E4_A=v<base>, E4_B=integration   make exynos4210: the ARM32 baseline and series revisions
+  E4_EXPECTED=boot/equiv/expected-differences   make exynos4210: the expected differences
   FRESH_BUILD=$WORK/build/integration-modular   the booted build make fresh-check reuses
   FRESH_PROBES=<all>              the fresh-check probes to run
   URL=<the tree>                  the repository make request-pull names
@@ -76,8 +79,8 @@ EOF_KNOBS
 if [ "${1:-}" = --help ]; then
 	echo "usage: make [TARGET] [VAR=value...]; make runs the main job, tools/pipeline.sh:"
 	for s in "${steps[@]}"; do c=${s#*|}; printf '  %-16s %s\n' "${s%%|*}" "${c//"$TOP"\//}"; done
-	echo "Other targets: deps tree topics integration build boot equiv check test test-full bench bloat range-diff (BASE=6.12)"
-	echo "  export request-pull resolve (TOPIC=), fresh-check; BRANCH=integration CONFIG=modular SOC= TOPIC="
+	echo "Other targets: deps tree topics integration build boot equiv exynos4210 check test test-full bench bloat range-diff (BASE=6.12)"
+	echo "  export request-pull resolve (TOPIC=), fresh-check; BRANCH=integration CONFIG=modular SOC= BOARD= TOPIC="
 	echo "Environment (default):"
 	knobs
 	exit 0
