@@ -120,8 +120,7 @@ e4_build() {
 	mkdir -p "$o/staging/lib/modules/$rel" "$o/qemu/root/lib/modules"
 	for f in "${!dtb[@]}"; do cp "$o/arch/arm/boot/dts/${dtb[$f]}" "$o/qemu/$f.dtb" || die "no ${dtb[$f]} in $o"; done
 	kb_depmod -b "$o/staging" -e -F "$o/System.map" "$rel" >>"$log" 2>&1 || die "exynos4210: depmod failed: $log"
-	${CROSS}gcc -static -O2 -Wall -Wextra -Werror -o "$o/qemu/root/init" "$TOP"/boot/agent/*.c ||
-		die "boot/agent/ does not compile for ARM32 (above)"
+	KB_CROSS=$CROSS kb_build_init "$o/qemu/root/init" || die "boot/agent/ does not compile for ARM32 (above)"
 	cp -a "$o/staging/lib/modules/$rel" "$o/qemu/root/lib/modules/" &&
 		rm -f "$o/qemu/root/lib/modules/$rel/build" "$o/qemu/root/lib/modules/$rel/source" &&
 		kb_cpio "$o/qemu/root" "$o/qemu/initramfs.cpio" || die "exynos4210: no initramfs in $o/qemu"
