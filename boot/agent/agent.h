@@ -8,9 +8,11 @@
  *   main.c     the suites table, the plan line, power-off
  *   ktap.c     console output and KTAP results
  *   sysfs.c    reading sysfs and debugfs; waiting for probes to settle
+ *   regs.c     a device's registers, through the DT and /dev/mem
  *   mct.c      the Exynos MCT, before any module loads
  *   modules.c  the module loading and deferred-reprobe suites
  *   equiv.c    the equivalence state suite, one table of cases
+ *   sleep.c    its sleep cycle case: hibernation stopped after syscore
  *
  * Build: aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror *.c
  */
@@ -49,6 +51,11 @@ const struct module *module_file(const char *name);
 int insert_module(const struct module *m, char *why, size_t size);
 extern int deferrals;
 
+/* regs.c */
+#include <stdint.h>
+uint64_t dt_node_reg(const char *bus, const char *node, uint64_t *size);
+int read_regs(uint64_t pa, uint32_t *val, size_t words);
+
 /* mct.c */
 int mct_count(void);
 void mct_run(void);
@@ -57,5 +64,8 @@ void mct_run(void);
 const char *equiv_bus(void);
 int equiv_count(void);
 void equiv_run(void);
+
+/* sleep.c */
+void equiv_sleep(const char *bus);
 
 #endif

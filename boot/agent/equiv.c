@@ -13,6 +13,7 @@
  *   eq_gpio=BANK,LINE,V  a line to request through the GPIO chardev, and V
  *   eq_permanent=a,b     modules that delete_module must refuse
  *   eq_mct=NODE          the Exynos MCT's node under eq_bus (mct.c)
+ *   eq_sleep=1           a sleep cycle, then the CMUs' registers again (sleep.c)
  *   eq_whole=1           the whole board's DT (QEMU's own Exynos machines):
  *                        devices without a driver or deferred for a supply
  *                        QEMU lacks are state to compare, not failures
@@ -452,6 +453,7 @@ static void (*const cases[])(const char *bus) = {
 	equiv_rtc,
 	equiv_rtc_cycle,
 	equiv_gpio,
+	equiv_sleep,
 	equiv_permanent,	/* last: it may remove modules */
 };
 

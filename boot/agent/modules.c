@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -153,21 +154,15 @@ int insert_module(const struct module *m, char *why, size_t size)
 }
 
 /*
- * Depth first: a module's dependencies are loaded (and reported) before
- * it. Each module reports exactly once, even when it fails before its
- * turn, so the count stays what modules_count() promised.
+ * m's dependencies, depth first, each loaded (and reported) before it. On
+ * failure m is failed and reported, and -1 returned.
  */
-static int load_module(struct module *m)
-{
-	char name[128], why[160];
-	int i;
+static int load_module(struct module *m);
 
-	if (m->state == MOD_OK || m->state == MOD_FAILED)
-		return m->state == MOD_OK ? 0 : -1;
-	if (m->state == MOD_LOADING)
-		return -1;	/* a cycle: reported by its first member */
-	m->state = MOD_LOADING;
-	test_name(m, name, sizeof(name));
+static int load_deps(struct module *m, const char *name)
+{
+	char why[160];
+	int i;
 
 	for (i = 0; i < m->ndeps; i++) {
 		struct module *dep = find_module(m->deps[i]);
@@ -180,6 +175,25 @@ static int load_module(struct module *m)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Each module reports exactly once, even when it fails before its turn, so
+ * the count stays what modules_count() promised.
+ */
+static int load_module(struct module *m)
+{
+	char name[128], why[160];
+
+	if (m->state == MOD_OK || m->state == MOD_FAILED)
+		return m->state == MOD_OK ? 0 : -1;
+	if (m->state == MOD_LOADING)
+		return -1;	/* a cycle: reported by its first member */
+	m->state = MOD_LOADING;
+	test_name(m, name, sizeof(name));
+	if (load_deps(m, name) < 0)
+		return -1;
 
 	/* Says which module was loading if the kernel dies in its init. */
 	say("# loading %s", m->path);
@@ -193,31 +207,88 @@ static int load_module(struct module *m)
 	return m->state == MOD_OK ? 0 : -1;
 }
 
+/* The module "load NAME" names; NULL if none. */
+static struct module *module_named(const char *name)
+{
+	char base[128];
+	int i;
+
+	for (i = 0; i < nmods; i++) {
+		test_name(&mods[i], base, sizeof(base));
+		if (!strcmp(base + strlen("load "), name))
+			return &mods[i];
+	}
+	say("# module order: no module %s, ignored", name);
+	return NULL;
+}
+
 /*
- * eq_order=a,b,c on the kernel command line (it reaches PID 1 as an
- * environment variable): load modules a, b and c first, in that order,
- * each with its dependencies; the rest follow in modules.dep order.
+ * A group "a+b+c" of eq_order: the members' dependencies first, one by one
+ * (a member another member needs among them), then the members left at
+ * once, one process each, so that their probes run in parallel (the
+ * deferred-probe worker on top) as with udev loading the modules of a boot.
+ */
+#define MAX_GROUP 32
+
+static void load_group(char *group)
+{
+	struct module *m[MAX_GROUP], *all[MAX_GROUP];
+	char name[128], why[160], *member, *save;
+	pid_t pid[MAX_GROUP];
+	int nall = 0, n = 0, i, status;
+
+	for (member = strtok_r(group, "+", &save); member && nall < MAX_GROUP; member = strtok_r(NULL, "+", &save))
+		if ((all[nall] = module_named(member)))
+			nall++;
+	for (i = 0; i < nall; i++) {
+		test_name(all[i], name, sizeof(name));
+		if (all[i]->state == MOD_NEW)
+			load_deps(all[i], name);
+	}
+	for (i = 0; i < nall; i++)
+		if (all[i]->state == MOD_NEW)
+			m[n++] = all[i];
+	say("# loading %d modules at once", n);
+	for (i = 0; i < n; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0)
+			_exit(insert_module(m[i], why, sizeof(why)) < 0 ? 1 : 0);
+	}
+	for (i = 0; i < n; i++) {
+		test_name(m[i], name, sizeof(name));
+		status = 1;
+		if (pid[i] < 0 || waitpid(pid[i], &status, 0) < 0 || status) {
+			m[i]->state = MOD_FAILED;
+			snprintf(why, sizeof(why), "%s", pid[i] < 0 ? "fork failed" : "finit_module failed (loaded at once with others)");
+		} else {
+			m[i]->state = MOD_OK;
+		}
+		ktap_result(name, m[i]->state == MOD_OK ? NULL : why);
+	}
+	if (n)
+		note_deferred("a group loaded at once");
+}
+
+/*
+ * eq_order=a,b+c,d on the kernel command line (it reaches PID 1 as an
+ * environment variable): load module a, then b and c at once, then d,
+ * each with its dependencies first; the rest follow in modules.dep order.
  */
 static void load_order(void)
 {
-	char *list, *name, *save, base[128];
+	char *list, *item, *save;
 	const char *order = getenv("eq_order");
-	int i;
+	struct module *m;
 
 	if (!order || !*order)
 		return;
 	say("# module order: %s", order);
 	list = strdup(order);
-	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < nmods; i++) {
-			test_name(&mods[i], base, sizeof(base));
-			if (!strcmp(base + strlen("load "), name))
-				break;
-		}
-		if (i < nmods)
-			load_module(&mods[i]);
-		else
-			say("# module order: no module %s, ignored", name);
+	for (item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (strchr(item, '+'))
+			load_group(item);
+		else if ((m = module_named(item)))
+			load_module(m);
 	}
 	free(list);
 }

@@ -4,7 +4,8 @@
 # match table, PLLs and a mux read from the wrong register or bit on four
 # SoCs, a pin bank missing, the Exynos MCT left out of the kernel (its
 # counter never started), an __initconst CMU description read by a late
-# probe, and a CMU that registers before its assigned clocks exist. Each
+# probe, a CMU that registers before its assigned clocks exist, and a
+# resume that does not restore the CMU registers. Each
 # names the clock, pin or device. Uses the WORK of tests/70-boot.t and
 # the base build of tests/75-equiv.t.
 . "$(dirname "$0")/../lib.sh"
@@ -51,6 +52,17 @@ unseed clk zz-eq-fsd.patch
 unseed clk zz-eq-match.patch
 unseed clk zz-eq-pll.patch
 unseed pinctrl zz-eq-bank.patch
+
+# A sleep cycle whose resume does not write back the CMU registers its
+# suspend saved: the Exynos5433 CMUs with suspend values (CMU_TOP, CPIF,
+# PERIC) keep those values after it.
+seed_commit clk zz-eq-resume.patch "clk: samsung: skip the register restore on resume" \
+	"sed -i 's/^\t\tsamsung_clk_restore(reg_cache->reg_base, reg_cache->rdump,\$/\t\tif (0)\n&/' drivers/clk/samsung/clk.c"
+rebuild_integration
+run_tool "$T/equiv.sh" exynos5433
+check "a resume that does not restore the CMU registers fails the sleep cycle, naming CMU and register" eval \
+	'failed && has "equiv sleep cycle leaves CMU registers and clocks as they were" && in_diff "^\+ sleep reg clock-controller@[0-9a-f]+ \+0x[0-9a-f]+ "'
+unseed clk zz-eq-resume.patch
 
 # The MCT dropped whenever the Samsung clocks are modules, as the series
 # once had it (its select made conditional, and the modular fragment no
