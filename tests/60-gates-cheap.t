@@ -50,6 +50,17 @@ gate soc provenance
 check "provenance: fails on a subject without the subsystem prefix" eval \
 	'failed && has "subject does not start with one of: soc: samsung:"'
 unseed soc zz-prefix.patch
+seed_patch soc zz-words.patch "soc: samsung: do what tests/70-boot.t wants" yes \
+	"$(new_file_diff drivers/soc/samsung/zz-words.txt 'repository words')"
+gate soc provenance
+check "provenance: fails on a commit message naming a file of this repository" eval \
+	'failed && has "do what tests/70-boot.t wants: message line 1: names this repository"'
+unseed soc zz-words.patch
+echo "Tested with make equiv on every board." >>"$SCRATCH/topics/soc/cover-letter"
+gate soc provenance
+check "provenance: fails on a cover letter naming a make target of this repository, with its line" eval \
+	'failed && has "topics/soc/cover-letter:$(wc -l <"$SCRATCH/topics/soc/cover-letter"): names this repository"'
+git -C "$SCRATCH" checkout -q -- topics/soc/cover-letter
 
 # usi_default LINE: a diff that replaces the USI option's default line.
 usi_default() {
