@@ -11,7 +11,7 @@ export WORK BASE
 
 T := tools
 
-.PHONY: all help deps tree topics integration build boot export request-pull \
+.PHONY: all help deps tree topics integration build boot export request-pull send \
 	resolve check test test-full bench bloat equiv exynos4210 fresh-check range-diff
 
 all: deps
@@ -62,6 +62,10 @@ range-diff: topics
 request-pull:
 	@test -n "$(TOPIC)" || { echo "usage: make request-pull TOPIC=<name>" >&2; exit 2; }
 	@$(T)/request-pull.sh $(TOPIC)
+
+send:
+	@test -n "$(TOPIC)" || { echo "usage: make send TOPIC=<name> [VERSION=n] [SERIES_AUTHOR='Name <address>']" >&2; exit 2; }
+	@$(T)/send.sh $(TOPIC)
 
 resolve:
 	@test -n "$(TOPIC)" || { echo "usage: make resolve TOPIC=<name>" >&2; exit 2; }

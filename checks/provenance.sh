@@ -34,15 +34,15 @@ fi
 # Words of this repository: its directories and files, its name, its make
 # targets. Kernel paths (arch/arm64/boot/, tools/testing/) do not match.
 repo_words='(^|[^/[:alnum:]_.-])(tests|checks|topics|coccinelle)/|(^|[^/[:alnum:]_.-])boot/(configs|agent|soc|equiv)|(^|[^/[:alnum:]_.-])tools/[[:alnum:]_-]+\.(sh|py)|MAINTAINERS\.local|exynos-gki|\<seeds?\>|range-diff-[0-9]|kconfig-effect\.config|topic\.conf|\<make (equiv|check|boot|build|exynos4210|test|bench)\>'
-# repo_words_in WHAT: the lines of stdin that use them, each prefixed WHAT.
+# repo_words_in WHERE: the lines of stdin that use them, as WHERE<line>: ...
 repo_words_in() {
 	{ grep -n -E "$repo_words" || true; } | { grep -v -E '^[0-9]+:(From|Signed-off-by|Co-developed-by):' || true; } |
-		sed "s|^\([0-9]*\):|$1:\1: names this repository, which a reader of the kernel tree cannot follow: |"
+		sed "s|^\([0-9]*\):|$1\1: names this repository, which a reader of the kernel tree cannot follow: |"
 }
 
 cover=$(topic_dir "$TARGET")/cover-letter
 if [ -f "$cover" ]; then
-	hits=$(repo_words_in "${cover#"$TOP/"}" <"$cover")
+	hits=$(repo_words_in "${cover#"$TOP/"}:" <"$cover")
 	[ -z "$hits" ] || { echo "$hits"; bad=$((bad + $(wc -l <<<"$hits"))); }
 fi
 
@@ -63,7 +63,7 @@ for c in $(kgit rev-list --reverse "$(target_range)"); do
 	[ -n "$ok" ] || { echo "$what: subject does not start with one of: $prefixes"; bad=$((bad + 1)); }
 	words=$(kgit log -1 --format=%b "$c" | grep -v -E '^[A-Za-z-]+: ' | wc -w)
 	[ "$words" -ge 10 ] || { echo "$what: the body does not say why ($words words besides the tags)"; bad=$((bad + 1)); }
-	hits=$(kgit log -1 --format=%B "$c" | repo_words_in "$what: message line")
+	hits=$(kgit log -1 --format=%B "$c" | repo_words_in "$what: message line ")
 	[ -z "$hits" ] || { echo "$hits"; bad=$((bad + $(wc -l <<<"$hits"))); }
 done
 [ "$bad" = 0 ] && gate_pass "$n commits signed off by their authors, prefixed and explained; no word of this repository in them or the cover letter"

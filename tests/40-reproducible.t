@@ -55,6 +55,9 @@ run_tool "$T/export.sh" clk
 check "exporting the rebuilt branch again is churn-free" eval \
 	'passed && test -z "$(git -C "$SCRATCH" status --porcelain)"'
 run_tool "$T/request-pull.sh" clk
+check "request-pull refuses a tree on this machine, which nobody else can pull" eval \
+	'failed && has "which no maintainer can pull from: push topic/clk to a public tree and give URL="'
+LOCAL_URL=1 run_tool "$T/request-pull.sh" clk
 check "request-pull names the base, the branch and both commits" eval 'passed &&
 	has "The following changes since commit" && has "topic/clk" && has "clk: samsung: note in the Makefile"'
 done_testing

@@ -68,6 +68,9 @@ knobs() {
   FRESH_BUILD=$WORK/build/integration-modular   the booted build make fresh-check reuses
   FRESH_PROBES=<all>              the fresh-check probes to run
   URL=<the tree>                  the repository make request-pull names
+  LOCAL_URL=                      non-empty: make request-pull may name a tree on this machine
+  SERIES_AUTHOR=<git's user>      make send: "Name <address>" the mail is from and signed off by
+  VERSION=3, PREFIXES=RFC         make send: the revision and the subject prefixes
   RUNS=3, GATE_RUNS=3, EQUIV_RUNS=3, COLD_RUNS=1   make bench: runs per figure
   BENCH_WORK=$WORK-bench          make bench's own WORK
   BENCH_EQUIV=0, BENCH_COLD=0     make bench: also time the equivalence suite; a cold make and make test
@@ -80,7 +83,7 @@ if [ "${1:-}" = --help ]; then
 	echo "usage: make [TARGET] [VAR=value...]; make runs the main job, tools/pipeline.sh:"
 	for s in "${steps[@]}"; do c=${s#*|}; printf '  %-16s %s\n' "${s%%|*}" "${c//"$TOP"\//}"; done
 	echo "Other targets: deps tree topics integration build boot equiv exynos4210 check test test-full bench bloat range-diff (BASE=6.12)"
-	echo "  export request-pull resolve (TOPIC=), fresh-check; BRANCH=integration CONFIG=modular SOC= BOARD= TOPIC="
+	echo "  export request-pull send resolve (TOPIC=), fresh-check; BRANCH=integration CONFIG=modular SOC= BOARD= TOPIC="
 	echo "Environment (default):"
 	knobs
 	exit 0

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make send TOPIC=x [VERSION=n]: topic x as the mail a maintainer gets,
+# written by Debian's b4 (b4 send -o), never sent: the cover letter and one
+# message per patch, threaded, subjects "[PATCH RFC v<n> i/m]" (RFC while
+# nothing was tested on silicon; PREFIXES= sets others), base-commit, To/Cc
+# from the tree's own scripts/get_maintainer.pl over its MAINTAINERS (b4
+# prep --auto-to-cc) and the topic's lists in MAINTAINERS.local. Written to
+# $WORK/send/<topic>-v<n>/, from branch send/<topic> in $KSRC.
+#
+# The mail carries the identity of whoever runs this: SERIES_AUTHOR="Name
+# <address>", else git's user.name and user.email. The topic branches are
+# authored by a placeholder, for SHAs that are the same everywhere; its
+# commits (author and Signed-off-by) take the poster's identity here, and
+# an identity in a reserved domain (.example, .invalid, .test, .localhost,
+# example.com/net/org), the placeholder's among them, is refused: the
+# kernel takes no anonymous contributions.
+. "$(dirname "$0")/lib.sh"
+need b4 b4
+
+topic=${1:?usage: send.sh TOPIC}
+version=${VERSION:-3}
+[[ $version =~ ^[1-9][0-9]*$ ]] || die "VERSION=$version is not a revision number such as 3"
+dir=$(topic_dir "$topic")
+branch=$(topic_branch "$topic")
+base=$(topic_base_rev "$topic")
+kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
+	die "branch $branch does not exist in $KSRC: run 'make topics' first"
+[ "$(kgit rev-list --count "$base..$branch")" -gt 0 ] ||
+	die "topic $topic has no commits on top of its base: there is nothing to send"
+[ -f "$dir/cover-letter" ] || die "no cover letter: write $TOPICS_REL/$topic/cover-letter (subject line, blank line, body)"
+
+# reserved ADDRESS: whether ADDRESS is in a domain reserved for examples
+# and tests (RFC 2606, RFC 6761), where nobody reads mail.
+reserved() {
+	[[ ${1,,} =~ @(.+\.)?(example|invalid|test|localhost)$ || ${1,,} =~ @(.+\.)?example\.(com|net|org)$ ]]
+}
+
+how="set SERIES_AUTHOR='Your Name <you@your.domain>', or git config --global user.name and user.email"
+if [ -n "${SERIES_AUTHOR:-}" ]; then
+	[[ $SERIES_AUTHOR =~ ^([^<>]*[^<>[:space:]])[[:space:]]*\<([^<>@[:space:]]+@[^<>[:space:]]+)\>$ ]] ||
+		die "SERIES_AUTHOR='$SERIES_AUTHOR' is not 'Name <address>'"
+	name=${BASH_REMATCH[1]} email=${BASH_REMATCH[2]}
+else
+	name=$(git config user.name || true) email=$(git config user.email || true)
+	[ -n "$name" ] && [ -n "$email" ] || die "no identity to post under: $how"
+fi
+reserved "$email" &&
+	die "$name <$email> is in a reserved domain, as the topics' placeholder author is: mail needs a real identity ($how)"
+me="$name <$email>"
+
+# b4 and git in the send worktree run as the poster. b4 send -o writes
+# and sends nothing, but in a kernel tree without an SMTP server set it
+# takes the web endpoint, which demands signed mail: name one.
+export GIT_CONFIG_COUNT=3 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=$name \
+	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=$email \
+	GIT_CONFIG_KEY_2=sendemail.smtpserver GIT_CONFIG_VALUE_2=localhost
+export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
+unset GIT_COMMITTER_DATE
+
+out=$WORK/send/$topic-v$version
+wt=$WORK/send/worktree-$topic
+take_lock
+kgit worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+kgit worktree prune
+rm -rf "$out"
+mkdir -p "$out"
+trap 'kgit worktree remove --force "$wt" 2>/dev/null || true' EXIT
+kgit worktree add -q --detach "$wt" "$base"
+wgit() { git -C "$wt" "$@"; }
+
+# The topic's commits again, as the poster: the placeholder's authorship
+# and Signed-off-by become the poster's; others' (credited work) stay.
+step "send: $topic as $me"
+wgit checkout -q -B "send/$topic"
+for c in $(kgit rev-list --reverse "$base..$branch"); do
+	wgit cherry-pick --allow-empty "$c" >/dev/null || die "cherry-pick of $(kgit log -1 --format='%h %s' "$c") failed in $wt"
+	author=$(kgit log -1 --format='%an <%ae>' "$c")
+	reserved "$(kgit log -1 --format=%ae "$c")" || continue
+	kgit log -1 --format=%B "$c" | awk -v old="Signed-off-by: $author" -v new="Signed-off-by: $me" \
+		'$0 == old { $0 = new } { print }' >"$out/.msg"
+	wgit commit -q --amend --allow-empty --author="$me" -F "$out/.msg"
+done
+rm -f "$out/.msg"
+
+# b4's own series branch: the cover letter (b4 keeps it as an empty commit
+# at the base), revision, prefixes, recipients.
+step "send: b4 prep (revision $version, prefixes ${PREFIXES-RFC}; To/Cc by get_maintainer.pl)"
+(
+	cd "$wt"
+	b4 prep -e "$base" >/dev/null
+	EDITOR="cp $dir/cover-letter" b4 prep --edit-cover >/dev/null
+	b4 prep --force-revision "$version" >/dev/null
+	# shellcheck disable=SC2086 # PREFIXES is a list
+	[ -z "${PREFIXES-RFC}" ] || b4 prep --set-prefixes ${PREFIXES-RFC} >/dev/null
+	b4 prep --auto-to-cc >/dev/null
+) || die "b4 prep failed in $wt (above)"
+
+# The topic's entry in MAINTAINERS.local: its lists, and owners outside the
+# reserved domains.
+cc=$(cd "$wt" && kgit diff --name-only "$base" "$branch" | sed 's/^/-f /' |
+	xargs perl scripts/get_maintainer.pl --mpath "$TOP/MAINTAINERS.local" --no-git --no-git-fallback \
+		--no-rolestats | while read -r a; do a=${a##*<} && a=${a%>} && { reserved "$a" || echo "$a"; }; done | sort -u)
+step "send: b4 send -o $out"
+# shellcheck disable=SC2086 # one address per word
+(cd "$wt" && b4 send -o "$out" --no-sign ${cc:+--cc $cc}) >"$out/.b4.log" 2>&1 ||
+	{ cat "$out/.b4.log" >&2; die "b4 send failed (above)"; }
+rm -f "$out/.b4.log"
+n=$(find "$out" -maxdepth 1 -name '*.eml' | wc -l)
+printf 'send: %s: %d messages (cover letter and %d patches) in %s, as %s, To: %s\n' "$topic" "$n" $((n - 1)) \
+	"$out" "$me" "$(grep -h -m1 '^To:' "$out"/0000-*.eml | cut -c5- | cut -c1-120)"
