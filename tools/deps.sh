@@ -8,7 +8,7 @@ packages="git make gcc libc6-dev linux-source-6.1 linux-source-6.12 xz-utils
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	bc bison flex libssl-dev libelf-dev cpio kmod ccache perl python3
 	sparse coccinelle libpython3-dev python3-ply qemu-system-arm device-tree-compiler
-	util-linux debootstrap shellcheck libfdt-dev b4"
+	util-linux debootstrap shellcheck libfdt-dev clang-16 lld-16 llvm-16 b4"
 
 missing=
 for p in $packages; do

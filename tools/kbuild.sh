@@ -83,12 +83,21 @@ kb_fragments() {
 # directories and kbuild's per-option dependencies cover that case.
 [ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=1
 
+# The toolchain of kb_make: KB_LLVM, a version suffix ("-16"), builds
+# with Debian's clang and LLVM binutils of that version (make LLVM=-16)
+# instead of gcc; KB_MAKE_FLAGS are make variables for every make (W=1).
+# Both are part of kb_config_stamp, hence of every build's stamp.
+KB_LLVM=${KB_LLVM:-}
+KB_MAKE_FLAGS=${KB_MAKE_FLAGS:-}
+
 # kb_make O ARGS...: make in the kernel tree, out of tree in O.
 kb_make() {
 	local o=$1 cc=${KB_CROSS}gcc
 	shift
+	[ -z "$KB_LLVM" ] || cc=clang$KB_LLVM
 	command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
-	make -C "$KSRC" O="$o" ARCH=$KB_ARCH CROSS_COMPILE=$KB_CROSS CC="$cc" "$@"
+	# shellcheck disable=SC2086 # KB_MAKE_FLAGS: a list of make variables
+	make -C "$KSRC" O="$o" ARCH=$KB_ARCH ${KB_LLVM:+LLVM=$KB_LLVM} CROSS_COMPILE=$KB_CROSS CC="$cc" $KB_MAKE_FLAGS "$@"
 }
 
 # Incremental builds by content. kbuild rebuilds what is newer than its
@@ -198,6 +207,8 @@ kb_config_stamp() {
 		kb_kconfig_inputs "$rev"
 		${KB_CROSS}gcc --version
 		${KB_CROSS}ld --version
+		echo "LLVM=$KB_LLVM $KB_MAKE_FLAGS"
+		[ -z "$KB_LLVM" ] || { clang$KB_LLVM --version && ld.lld$KB_LLVM --version; }
 	} | sha256sum | cut -d' ' -f1
 }
 

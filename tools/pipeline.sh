@@ -51,6 +51,8 @@ knobs() {
   GATES="checkpatch scope provenance kconfig kconfig-matrix coccicheck exports sparse modpost bisect arm32"
                                   the gates make check runs, in this order
   GATE_RESULTS=$WORK/results      where gates keep results keyed by their inputs
+  W1_TOOLCHAINS="clang gcc"       the toolchains of the w1 gate (GATES=w1; not yet in the default list)
+  KB_LLVM=, KB_MAKE_FLAGS=        kernel builds with clang and LLVM binutils of that suffix (-16), and extra make variables (W=1)
   GATE_JSON=                      a file a gate run alone appends its verdict to, as JSON (make check sets it)
   BOOT_TIMEOUT=120 (equiv: 30)    seconds before QEMU is killed
   BOOT_APPEND=                    extra kernel command line of tools/boot.sh

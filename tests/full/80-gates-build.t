@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The gates that build kernels (bisect, modpost, sparse, arm32, coccicheck)
+# The gates that build kernels (bisect, modpost, sparse, arm32, coccicheck,
+# w1)
 # pass on the real topics and integration, and each fails on a seeded
 # defect, naming it. One WORK and its build directories serve every case.
 . "$(dirname "$0")/../lib.sh"
@@ -12,7 +13,7 @@ if [ -d "$KSRC" ]; then "$T/tree.sh" >/dev/null 2>&1 || rm -rf "$KSRC"; fi
 	rm -rf "$KSRC/.git/exynos-gki" && cp -a "$p/linux/.git/exynos-gki" "$KSRC/.git/"; }
 "$T/topics.sh" >/dev/null 2>&1
 "$T/integration.sh" >/dev/null 2>&1
-BUILD_GATES="bisect modpost sparse arm32 coccicheck"
+BUILD_GATES="bisect modpost sparse arm32 coccicheck w1"
 
 GATES=$BUILD_GATES run_tool "$T/check.sh"
 echo "$out" | grep -E '^(GATE|[a-z0-9]+ +[a-z]+ +(PASS|FAIL|SKIP))' | diag
@@ -127,4 +128,20 @@ gate clk arm32
 check "arm32: a new warning in the ARM32 exynos_defconfig build is named" eval \
 	'failed && has "1 new warnings" && grep -q "^new: drivers/clk/samsung/clk.c: .*zz_unused.* defined but not used" <<<"$out"'
 unseed clk zz-arm32.patch
+
+# The kernel test robot's find in the 2025 modular MCT: an __init function
+# reached from a module's probe through a function pointer. gcc's normal
+# build inlines the call away and modpost sees nothing; the bots' builds
+# keep it, and modpost names it. Also a new W=1 warning in a touched file.
+seed_commit clk zz-w1.patch "clk: samsung: call init code through a pointer" \
+	"sed -i -e '/^static int exynos_clkout_probe(/,/^}/s/^{\$/{\n\tif (zz_call(zz_setup, pdev) < -1)\n\t\treturn -EINVAL;/' \
+		-e 's/^static int exynos_clkout_probe(struct platform_device \\*pdev)/static int __init zz_setup(struct platform_device *pdev)\n{\n\treturn pdev->id;\n}\n\nstatic int zz_call(int (*fn)(struct platform_device *), struct platform_device *pdev)\n{\n\tint zz_w1;\n\n\tzz_w1 = 0;\n\treturn fn(pdev);\n}\n\n&/' $c"
+gate clk modpost
+diag "modpost (gcc, as the topics are built) on the seeded init call: $(tail -n1 <<<"$out")"
+gate clk w1
+check "w1: an __init function reached through a pointer from a module's probe is a section mismatch, named" eval \
+	'failed && has "zz_setup" && has "does not build"'
+check "w1: a new W=1 warning in a touched file is named" eval \
+	'grep -qE "^gcc (builtin|modular): new: drivers/clk/samsung/clk-exynos-clkout.c: warning: variable .zz_w1. set but not used" <<<"$out"'
+unseed clk zz-w1.patch
 done_testing
