@@ -225,8 +225,9 @@ static struct module *module_named(const char *name)
 /*
  * A group "a+b+c" of eq_order: the members' dependencies first, one by one
  * (a member another member needs among them), then the members left at
- * once, one process each, so that their probes run in parallel (the
- * deferred-probe worker on top) as with udev loading the modules of a boot.
+ * once, one process each, as udev loads the modules of a boot: their
+ * inits, and the deferred probes each bind triggers, overlap wherever one
+ * sleeps (in parallel, given more than one CPU).
  */
 #define MAX_GROUP 32
 
