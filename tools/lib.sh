@@ -97,6 +97,17 @@ topic_base_rev() {
 	if [ "$b" = base ]; then base_tag; else topic_branch "$b"; fi
 }
 
+# topic_has_commits TOPIC NOTHING: dies when the topic's branch is not
+# built, or adds no commit to its base ("there is nothing NOTHING").
+topic_has_commits() {
+	local branch base
+	branch=$(topic_branch "$1") base=$(topic_base_rev "$1")
+	kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
+		die "branch $branch does not exist in $KSRC: run 'make topics' first"
+	[ "$(kgit rev-list --count "$base..$branch")" -gt 0 ] ||
+		die "topic $1 has no commits on top of its base: there is nothing $2"
+}
+
 # Patch files of a topic, in series order, one path per line.
 topic_patches() {
 	local d p

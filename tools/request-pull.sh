@@ -9,10 +9,7 @@
 topic=${1:?usage: request-pull.sh TOPIC}
 branch=$(topic_branch "$topic")
 base=$(topic_base_rev "$topic")
-kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
-	die "branch $branch does not exist in $KSRC: run 'make topics' first"
-[ "$(kgit rev-list --count "$base..$branch")" -gt 0 ] ||
-	die "topic $topic has no commits on top of $base: there is nothing to pull"
+topic_has_commits "$topic" "to pull"
 url=$(awk -v b="$branch" '$1 == "T:" && $2 == "git" && $4 == b { print $3; exit }' "$TOP/MAINTAINERS.local")
 # A file:// T: line names the default WORK; any other WORK is pulled from
 # where it is.

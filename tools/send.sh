@@ -24,10 +24,7 @@ version=${VERSION:-3}
 dir=$(topic_dir "$topic")
 branch=$(topic_branch "$topic")
 base=$(topic_base_rev "$topic")
-kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
-	die "branch $branch does not exist in $KSRC: run 'make topics' first"
-[ "$(kgit rev-list --count "$base..$branch")" -gt 0 ] ||
-	die "topic $topic has no commits on top of its base: there is nothing to send"
+topic_has_commits "$topic" "to send"
 [ -f "$dir/cover-letter" ] || die "no cover letter: write $TOPICS_REL/$topic/cover-letter (subject line, blank line, body)"
 
 # reserved ADDRESS: whether ADDRESS is in a domain reserved for examples
