@@ -4,9 +4,9 @@
 # in the built-in and the modular configuration, each with clang (Debian's
 # clang and lld, make LLVM=-<version>) and with gcc, all with W=1; gcc
 # also with DEBUG_SECTION_MISMATCH (checks/w1.config). Every section
-# mismatch is an error (boot/configs/virt.config). Gate: every build links (no section mismatch, no
-# modpost error), and no W=1 warning in a file the target touches that
-# the base does not have (matched without line and column, so a warning
+# mismatch is an error (boot/configs/virt.config). Gate: every build
+# links (no section mismatch, no modpost error), and no W=1 warning in a
+# file the target touches that the base does not have (matched without line and column, so a warning
 # that merely moved is not new). The kernel test robot found the section
 # mismatch that had the 2025 modular Exynos MCT reverted this way: clang
 # kept a call into init code that gcc inlined away.

@@ -32,6 +32,7 @@ extern int ktap_next, ktap_passed, ktap_failed;
 
 /* sysfs.c */
 char *read_file(const char *path);
+int write_file(const char *path, const char *s);
 int count_lines(const char *path);
 int dump_file(const char *path, const char *prefix);
 void chomp_file(const char *path, char *buf, size_t size);

@@ -178,15 +178,9 @@ static int rtc_read(const char *node, char *buf, size_t size)
 static int rtc_bind(const char *how, const char *dev)
 {
 	char path[80];
-	int fd, ret;
 
 	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/s3c-rtc/%s", how);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ret = write(fd, dev, strlen(dev)) < 0 ? -1 : 0;
-	close(fd);
-	return ret;
+	return write_file(path, dev);
 }
 
 /*

@@ -39,17 +39,6 @@ struct cmu {
 	uint32_t *before;
 };
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, s, strlen(s)) < 0 ? -1 : 0;
-	close(fd);
-	return ret;
-}
-
 /* The enabled clock-controller nodes on the bus, with their registers. */
 static int snapshot_cmus(const char *bus, struct cmu *cmus)
 {
@@ -158,14 +147,14 @@ void equiv_sleep(const char *bus)
 	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kfd >= 0)
 		lseek(kfd, 0, SEEK_END);
-	if (write_str("/sys/power/pm_debug_messages", "1") < 0 ||
-	    write_str("/sys/power/pm_test", "core") < 0)
+	if (write_file("/sys/power/pm_debug_messages", "1") < 0 ||
+	    write_file("/sys/power/pm_test", "core") < 0)
 		snprintf(why, sizeof(why), "no pm_test (the kernel needs PM_DEBUG and HIBERNATION): %s",
 			 strerror(errno));
-	else if (write_str("/sys/power/state", "disk") < 0)
+	else if (write_file("/sys/power/state", "disk") < 0)
 		snprintf(why, sizeof(why), "hibernation with pm_test core: %s", strerror(errno));
-	write_str("/sys/power/pm_test", "none");
-	write_str("/sys/power/pm_debug_messages", "0");
+	write_file("/sys/power/pm_test", "none");
+	write_file("/sys/power/pm_debug_messages", "0");
 
 	section("sleep", 1);
 	syscore_calls(kfd);

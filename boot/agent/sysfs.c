@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reading sysfs and debugfs, and waiting until probes have settled. */
+/* Reading sysfs and debugfs, writing sysfs knobs, and waiting until probes have settled. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,20 @@ char *read_file(const char *path)
 	}
 	buf[len] = '\0';
 	return buf;
+}
+
+/* Writes s to the file at path (a sysfs or procfs knob); -1 and errno if not. */
+int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret, err;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, s, strlen(s)) < 0 ? -1 : 0;
+	err = errno;
+	close(fd);
+	errno = err;
+	return ret;
 }
 
 int count_lines(const char *path)
