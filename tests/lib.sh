@@ -18,9 +18,10 @@ done_testing() { echo "1..$_n"; [ "$_failed" = 0 ]; }
 
 # check DESCRIPTION COMMAND...: one TAP line from a command's status. A
 # failure's diagnostics also go to $TEST_ROOT/failures.log, which tests/run
-# prints after prove's summary (prove hides them unless verbose).
+# prints after prove's summary (prove hides them unless verbose). Tests run
+# two at a time: each keeps its own check log.
 check() {
-	local d=$1 log=$TEST_ROOT/check.out
+	local d=$1 log=$TEST_ROOT/check-${0##*/}.out
 	shift
 	if "$@" >"$log"; then
 		cat "$log"
@@ -98,7 +99,9 @@ scratch_checkout() {
 pristine_work() {
 	local p=$TEST_ROOT/pristine
 	# A no-op in seconds when the import exists and the tarball is the same.
-	WORK=$p "$REPO/tools/tree.sh" >/dev/null 2>&1 || return 1
+	# Tests run two at a time: the second waits for the first's import.
+	mkdir -p "$p"
+	flock "$p.lock" env WORK="$p" "$REPO/tools/tree.sh" >/dev/null 2>&1 || return 1
 	echo "$p"
 }
 
