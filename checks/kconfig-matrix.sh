@@ -25,6 +25,12 @@
 #     from a built-in driver: the MCT reads its rate at time_init(),
 #     before any module loads. Its bus clock ("mct") may come from a
 #     module: the MCT enables it once its provider has probed.
+#  4. pin control: a result that builds the SoC data of a board's pin
+#     controller with PMU pad retention (found from the sources and the
+#     tree's DTBs) builds the PMU driver as well, or that pin controller
+#     would not probe.
+#  5. allmodconfig compiles every object of these directories that it
+#     compiled at the base.
 # arm64 allmodconfig is checked the same way, as one more result. Its
 # values of the axes and the MCT, on the minimal base, are also built and
 # linked (vmlinux and modules). It names the first assignment that fails
@@ -132,6 +138,13 @@ evaluate_and_place() {
 	for cfg in "$out"/results/*.config; do
 		[ -f "$out/place/$(basename "$cfg" .config)" ] || gate_fail "kbuild could not place the objects of $cfg"
 	done
+	# arm64 allmodconfig at the base, placed the same way: what build
+	# tests compiled of these directories before the series.
+	kgit checkout -q --detach "$(base_tag)"
+	kb_make "$o-allmod-base" -s allmodconfig >"$out/allmodconfig-base.log" 2>&1 ||
+		gate_fail "allmodconfig failed at the base, see $out/allmodconfig-base.log"
+	place "$o-allmod-base/.config" >"$out/place-allmod-base" || gate_fail "kbuild could not place the objects of the base's allmodconfig"
+	kgit checkout -q --detach "$rev"
 }
 if [ -f "$RESULTS/$stage_key" ]; then
 	tar -C "$out" -xf "$RESULTS/$stage_key"
@@ -139,7 +152,7 @@ if [ -f "$RESULTS/$stage_key" ]; then
 	step "kconfig-matrix: $ndistinct distinct results of $nassign assignments, placed (kconfig inputs unchanged)"
 else
 	evaluate_and_place
-	tar -C "$out" -cf - base.fragment allmod.config matrix.txt results place | result_put "$stage_key"
+	tar -C "$out" -cf - base.fragment allmod.config matrix.txt results place place-allmod-base | result_put "$stage_key"
 fi
 
 # -- the symbols of every object, from two real builds --------------------
@@ -239,7 +252,38 @@ nmct=$(wc -l <"$out/mct-providers")
 [ "$nmct" -gt 0 ] || gate_fail "no MCT node with a fin_pll clock in the DTBs of $rev: the DTB reader is broken"
 ! awk 'NF < 4 || $3 == "?"' "$out/mct-providers" | grep . ||
 	gate_fail "the MCT clocks above have no board option or no clock driver (see $out/mct-providers)"
-step "kconfig-matrix: checking $ndistinct results ($nmct MCT tick clocks in ${#dtbs[@]} DTBs)"
+
+# -- the pin controllers whose pad retention needs the PMU driver ---------
+# From the sources: the retention data whose init is exynos_retention_init()
+# (it asks the PMU driver for the PMU's registers), through the SoC data
+# that point at it, to the compatibles of the match table; then the DTBs
+# that have such a pin controller. Each line: DTB, its board option, the
+# object with the SoC data, the compatible.
+pmu_pinctrl_compatibles() {
+	awk '
+		/^[a-z].*struct [a-z_0-9]+ [a-z_0-9]+(\[\])? .*=/ { name = $0; sub(/ *(\[\])? *(__[a-z]+ *)?=.*/, "", name); sub(/.* /, "", name) }
+		/\.init[ \t]*= exynos_retention_init,/ { pmu[name] = 1 }
+		/\.retention_data[ \t]*= &/ { v = $NF; gsub(/[&,]/, "", v); if (v in pmu) pmu[name] = 1 }
+		/\.ctrl[ \t]*= / { v = $NF; gsub(/,/, "", v); if (v in pmu) { pmu[name] = 1; obj[name] = FILENAME } }
+		/\.compatible = "/ { c = $0; sub(/.*\.compatible = "/, "", c); sub(/".*/, "", c) }
+		/\.data = &/ { v = $0; sub(/.*\.data = &/, "", v); sub(/[ },].*/, "", v); data[c] = v }
+		END { for (c in data) if (data[c] in obj) { o = obj[data[c]]; sub(/\.c$/, ".o", o); print c, o } }' "$@" | sort
+}
+(cd "$KSRC" && pmu_pinctrl_compatibles drivers/pinctrl/samsung/*.c) >"$out/pmu-pinctrl-compatibles"
+[ -s "$out/pmu-pinctrl-compatibles" ] ||
+	gate_fail "no pin controller with PMU pad retention found in drivers/pinctrl/samsung at $rev: the source reader is broken"
+pmu_obj=$(cd "$KSRC" && grep -l '^struct regmap \*exynos_get_pmu_regmap(void)' drivers/soc/samsung/*.c | sed 's/\.c$/.o/')
+[ -n "$pmu_obj" ] || gate_fail "no definition of exynos_get_pmu_regmap() in drivers/soc/samsung at $rev"
+for dtb in "${dtbs[@]}"; do
+	d=${dtb#"$o-builtin/arch/arm64/boot/dts/"}
+	dtc -q -I dtb -O dts "$dtb" | grep -o 'compatible = "[^;]*' | tr -d '"' | sed 's/compatible = //; s/\\0/ /g' | tr ' ' '\n' |
+		sort -u | while read -r c; do
+			awk -v c="$c" -v d="$d" -v opt="$(dtb_option "$d")" '$1 == c { print d, opt, $2, c }' "$out/pmu-pinctrl-compatibles"
+		done
+done | sort -u >"$out/pmu-pinctrl"
+npin=$(wc -l <"$out/pmu-pinctrl")
+[ "$npin" -gt 0 ] || gate_fail "no DTB of $rev has a pin controller with PMU pad retention: the DTB reader is broken"
+step "kconfig-matrix: checking $ndistinct results ($nmct MCT tick clocks, $npin pin controllers with PMU retention in ${#dtbs[@]} DTBs)"
 
 # -- the checks, per result -----------------------------------------------
 # One pass over every result (a process per result cost seconds for a
@@ -255,6 +299,11 @@ step "kconfig-matrix: checking $ndistinct results ($nmct MCT tick clocks in ${#d
 #  - mct: the MCT is built in, and the tick clock of each board of the
 #    platforms this result enables comes from a built-in object; the
 #    placement covers drivers/clk itself too (fixed-clock).
+#  - pinctrl: where a result builds the SoC data of a board's pin
+#    controller with PMU pad retention, it builds the PMU driver too
+#    (without it exynos_retention_init() gets -ENODEV and the pin
+#    controller does not probe). Pin control switched off altogether is a
+#    choice, not a hazard: it is not reported.
 findings=$out/findings
 args=()
 for p in "$out"/place/*; do args+=("$out/results/${p##*/}.config" "$p"); done
@@ -282,10 +331,14 @@ awk '
 		for (j = 1; j <= np; j++)
 			if ((pdtbopt[j] in on) && !(pobj[j] in built))
 				print "mct", r, pdtb[j] " gives the MCT its tick clock from " pcompat[j] " in " pobj[j] ", which is not built in"
+		for (j = 1; j <= nq; j++)
+			if ((qdtbopt[j] in on) && (qobj[j] in where) && where[qobj[j]] != "unbuilt" && !((pmuobj in where) && where[pmuobj] != "unbuilt"))
+				print "pinctrl", r, qdtb[j] ": pin controller " qcompat[j] " (" qobj[j] ") needs the PMU driver for pad retention, and " pmuobj " is not built: the pin controller fails to probe"
 	}
 	FILENAME ~ /syms\/builtin$/ { b[$3] = 1; if ($1 == "D") { bdef[$3] = bdef[$3] " " $2; owner[$2] = 1 } else bund[$3] = bund[$3] " " $2; next }
 	FILENAME ~ /syms\/module$/ { m[$3] = 1; if ($1 == "D") { mdef[$3] = mdef[$3] " " $2; owner[$2] = 1 } else mund[$3] = mund[$3] " " $2; next }
 	FILENAME ~ /mct-providers$/ { np++; pdtb[np] = $1; pdtbopt[np] = $2; pobj[np] = $3; pcompat[np] = $4; next }
+	FILENAME ~ /pmu-pinctrl$/ { nq++; qdtb[nq] = $1; qdtbopt[nq] = $2; qobj[nq] = $3; qcompat[nq] = $4; next }
 	FILENAME ~ /\.config$/ {
 		if (FNR == 1) {
 			if (r != "") flush()
@@ -299,7 +352,18 @@ awk '
 	{ where[$NF] = ($1 == "module" ? $2 : $1) }
 	$1 == "builtin" { built[$2] = 1 }
 	$1 == "unbuilt" { print "unbuilt", r, $2 }
-	END { if (r != "") flush() }' "$out/syms/builtin" "$out/syms/module" "$out/mct-providers" "${args[@]}" >"$findings"
+	END { if (r != "") flush() }' pmuobj="$pmu_obj" "$out/syms/builtin" "$out/syms/module" "$out/mct-providers" "$out/pmu-pinctrl" \
+	"${args[@]}" >"$findings"
+
+# -- allmodconfig compiles what it compiled at the base -------------------
+# Build tests start from allmodconfig: an object of these directories it
+# compiled at the base and no longer compiles is coverage lost (a file
+# the series deletes is not).
+awk '$1 != "unbuilt" { print $NF }' "$out/place/allmod" | sort >"$out/allmod-objects"
+awk '$1 != "unbuilt" { print $NF }' "$out/place-allmod-base" | sort | comm -23 - "$out/allmod-objects" |
+	while read -r obj; do
+		[ -f "$KSRC/${obj%.o}.c" ] && echo "allmod allmod $obj was compiled by arm64 allmodconfig at the base and is not any more"
+	done >>"$findings"
 
 # -- allmodconfig, narrowed, linked ---------------------------------------
 # The axes' symbols and the MCT as arm64 allmodconfig sets them, on the
@@ -340,7 +404,7 @@ fi
 
 # -- report: each kind once, with the first assignment that shows it -------
 nfind=0
-for kind in unbuilt link mct linked; do
+for kind in unbuilt link mct pinctrl allmod linked; do
 	n=$(grep -c "^$kind " "$findings" || true)
 	[ "$n" = 0 ] && continue
 	nfind=$((nfind + n))
@@ -351,6 +415,6 @@ for kind in unbuilt link mct linked; do
 			echo "    in $count of $ndistinct results; first: $(first_of "$r")"
 		done
 done
-summary="$nassign assignments ($ndistinct distinct results) and allmodconfig (also linked, narrowed), $nmct MCT tick clocks from the DTBs"
-[ "$nfind" = 0 ] && gate_pass "$summary: no unbuilt object, no link or MCT hazard"
+summary="$nassign assignments ($ndistinct distinct results) and allmodconfig (also linked, narrowed), $nmct MCT tick clocks and $npin pin controllers with PMU retention from the DTBs"
+[ "$nfind" = 0 ] && gate_pass "$summary: no unbuilt object, no link, MCT or pin control hazard, allmodconfig compiles what it did"
 gate_fail "$summary: $nfind findings (above; all in $findings)"

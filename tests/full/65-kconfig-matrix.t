@@ -2,7 +2,9 @@
 # The kconfig-matrix gate passes on integration, and fails, naming the
 # defect and the first assignment that shows it, on each kind it exists
 # for: an object left unbuilt below a modular option, a built-in object
-# that needs a module's symbol, and a kernel without the MCT.
+# that needs a module's symbol, a kernel without the MCT, a pin controller
+# without the PMU driver its pad retention needs, and coverage allmodconfig
+# lost.
 . "$(dirname "$0")/../lib.sh"
 scratch_checkout
 fresh_work kconfig-matrix
@@ -32,10 +34,28 @@ check "kconfig-matrix: a kernel without the MCT is named" eval \
 	'failed && has "mct: the Exynos MCT is not built in, but ARCH_EXYNOS is" && has "COMMON_CLK_SAMSUNG=m"'
 unseed clk zz-kconfig.patch
 
+# The pin control defects of the 2026 review, put back: Exynos pin control
+# depending on the PMU instead of selecting it. EXYNOS_PMU=n then leaves
+# the Exynos5433 pin controllers without pad retention, and arm64
+# allmodconfig (S3C pin control built in, the PMU a module) no longer
+# compiles the Exynos pin control files.
+p=drivers/pinctrl/samsung/Kconfig
+seed_commit soc zz-kconfig.patch "pinctrl: samsung: depend on the PMU again" \
+	"sed -i -e '/^\tselect EXYNOS_PMU if /d' \
+	 -e 's/^\tselect PINCTRL_SAMSUNG\$/\tdepends on EXYNOS_PMU || !EXYNOS_PMU\n\tdepends on EXYNOS_PMU != m || !(PINCTRL_S3C24XX || PINCTRL_S3C64XX)\n&/' $p"
+gate soc
+check "kconfig-matrix: a pin controller with PMU retention and no PMU driver is named, with the board" eval \
+	'failed && has "pinctrl: exynos/exynos5433-tm2.dtb: pin controller samsung,exynos5433-pinctrl (drivers/pinctrl/samsung/pinctrl-exynos-arm64.o) needs the PMU driver" &&
+	has "EXYNOS_PMU=n"'
+check "kconfig-matrix: an object allmodconfig compiled at the base and no longer does is named" \
+	has "allmod: drivers/pinctrl/samsung/pinctrl-exynos-arm64.o was compiled by arm64 allmodconfig at the base"
+unseed soc zz-kconfig.patch
+
 # The allmodconfig link failure: S3C pin control makes the core built in,
-# and the Exynos part linked into it calls into a modular PMU.
-seed_commit soc zz-kconfig.patch "pinctrl: samsung: forget the S3C case" \
-	"sed -i '/^\\tdepends on EXYNOS_PMU != m || /d' drivers/pinctrl/samsung/Kconfig"
+# and the Exynos part linked into it calls into the PMU, which the select
+# (tristate, not "!= n") then only makes a module.
+seed_commit soc zz-kconfig.patch "pinctrl: samsung: select the PMU at the Exynos part's value" \
+	"sed -i 's/^\tselect EXYNOS_PMU if PINCTRL_EXYNOS != n /\tselect EXYNOS_PMU if PINCTRL_EXYNOS /' $p"
 gate soc
 check "kconfig-matrix: vmlinux needing a module's symbol is named with the module" eval \
 	'failed && has "link: vmlinux (drivers/pinctrl/samsung/pinctrl-exynos.o) needs exynos_get_pmu_regmap, which only drivers/soc/samsung/exynos_pmu.ko defines"'
