@@ -30,6 +30,10 @@ KSRC=$WORK/linux
 run_tool "$T/export.sh" clk
 check "re-exporting an unchanged branch changes nothing" eval \
 	'passed && test -z "$(git -C "$SCRATCH" status --porcelain)"'
+first_patch() { sed -n '/^[^#]/{p;q}' "$SCRATCH/topics/$1/series"; }
+check "exported patches name their base (format-patch --base), a stacked topic its prerequisites" eval \
+	'grep -qx "base-commit: $(kgit rev-parse "$(cat "$KSRC/.git/exynos-gki/base-tag")")" "$SCRATCH/topics/clk/$(first_patch clk)" &&
+	[ "$(grep -c "^prerequisite-patch-id: " "$SCRATCH/topics/soc/$(first_patch soc)")" = "$(grep -c "^[^#]" "$SCRATCH/topics/pinctrl/series")" ]'
 
 # A maintainer amends the commit message and adds a commit on the branch.
 kgit checkout -q topic/clk

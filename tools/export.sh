@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make export TOPIC=x: regenerate topics/x/*.patch and topics/x/series from
 # branch topic/x. File names come from the subjects, not positions, and the
-# output carries no tool version or commit SHA, so re-exporting an
-# unchanged branch changes nothing.
+# output carries no tool version or commit SHA but that of the imported
+# tree (base-commit:), so re-exporting an unchanged branch changes nothing.
 . "$(dirname "$0")/lib.sh"
 
 topic=${1:?usage: export.sh TOPIC}
@@ -15,8 +15,11 @@ kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
 
 out=$(mktemp -d "$WORK/export.XXXXXX")
 trap 'rm -rf "$out"' EXIT
+# --base: the first patch ends with the imported tree's commit and, for a
+# topic based on another, the patch ids of that topic's patches, so that
+# a reader (or a build robot) knows what the series applies to.
 kgit format-patch -q -N --no-signature --zero-commit --no-binary --filename-max-length=100 \
-	-o "$out" "$base..$branch"
+	--base="$(base_tag)" -o "$out" "$base..$branch"
 
 : >"$out/series.new"
 for f in "$out"/*.patch; do
