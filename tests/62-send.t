@@ -62,5 +62,20 @@ for f in "$out_dir"/*.eml; do
 		{ bad=$((bad + 1)); diag <"$am/cp.log"; }
 done
 check "every patch message passes checkpatch --strict (the topic's profile ignored)" test "$bad" = 0
+check "the first revision written carries no range-diff" eval '! grep -q "git range-diff against" "$out_dir"/0000-*.eml'
+
+# A reroll: the last commit's message reworded, then version 4. Its cover
+# letter ends with git range-diff against version 3, naming that commit.
+kgit checkout -q topic/clk
+kgit -c user.name="Test Author" -c user.email=test@invalid commit -q --amend \
+	-m "$(kgit log -1 --format=%B | sed '3s/.*/Reworded for version 4./')"
+kgit checkout -q --detach "$base"
+SERIES_AUTHOR=$me VERSION=4 run_tool make -C "$SCRATCH" send TOPIC=clk
+last=$(kgit log -1 --format=%s topic/clk)
+check "version 4's cover letter ends with the range-diff against version 3, the reworded commit marked changed" eval \
+	'passed && grep -q "^Subject: \[PATCH RFC v4 0*/$n\]" "$WORK"/send/clk-v4/0000-*.eml &&
+	grep -q "^Changes in v4: git range-diff against v3" "$WORK"/send/clk-v4/0000-*.eml &&
+	grep -qE "^ +$n: +[0-9a-f]+ ! +$n: +[0-9a-f]+ ${last:0:40}" "$WORK"/send/clk-v4/0000-*.eml &&
+	grep -q "Reworded for version 4." "$WORK"/send/clk-v4/0000-*.eml'
 check "the kernel tree is left clean" tree_clean
 done_testing

@@ -5,8 +5,10 @@
 # message per patch, threaded, subjects "[PATCH RFC v<n> i/m]" (RFC while
 # nothing was tested on silicon; PREFIXES= sets others), base-commit, To/Cc
 # from the tree's own scripts/get_maintainer.pl over its MAINTAINERS (b4
-# prep --auto-to-cc) and the topic's lists in MAINTAINERS.local. Written to
-# $WORK/send/<topic>-v<n>/, from branch send/<topic> in $KSRC.
+# prep --auto-to-cc) and the topic's lists in MAINTAINERS.local, and, when
+# revision n-1 was written here before, git range-diff against it at the
+# end of the cover letter. Written to $WORK/send/<topic>-v<n>/, from
+# branch send/<topic> in $KSRC.
 #
 # The mail carries the identity of whoever runs this: SERIES_AUTHOR="Name
 # <address>", else git's user.name and user.email. The topic branches are
@@ -80,13 +82,30 @@ for c in $(kgit rev-list --reverse "$base..$branch"); do
 done
 rm -f "$out/.msg"
 
+# The previous revision written here, when there is one: the cover letter
+# ends with git range-diff against it, as reviewers of a reroll expect.
+# Each run records its patches under refs/exynos-gki/sent/ in $KSRC.
+sent=refs/exynos-gki/sent/$topic
+cover=$out/.cover-letter
+cp "$dir/cover-letter" "$cover"
+prev=$((version - 1))
+if kgit rev-parse -q --verify "$sent-v$prev" >/dev/null; then
+	step "send: range-diff against v$prev"
+	{
+		printf '\nChanges in v%s: git range-diff against v%s\n\n' "$version" "$prev"
+		wgit range-diff --no-color "$sent-v$prev-base..$sent-v$prev" "$base..HEAD" | sed 's/^/  /'
+		# Not the last paragraph: git would read "17: ..." lines as trailers.
+		printf '\n"=" marks a patch unchanged since v%s, "!" one changed, with what\nchanged below it.\n' "$prev"
+	} >>"$cover" || die "git range-diff against v$prev failed"
+fi
+
 # b4's own series branch: the cover letter (b4 keeps it as an empty commit
 # at the base), revision, prefixes, recipients.
 step "send: b4 prep (revision $version, prefixes ${PREFIXES-RFC}; To/Cc by get_maintainer.pl)"
 (
 	cd "$wt"
 	b4 prep -e "$base" >/dev/null
-	EDITOR="cp $dir/cover-letter" b4 prep --edit-cover >/dev/null
+	EDITOR="cp $cover" b4 prep --edit-cover >/dev/null
 	b4 prep --force-revision "$version" >/dev/null
 	# shellcheck disable=SC2086 # PREFIXES is a list
 	[ -z "${PREFIXES-RFC}" ] || b4 prep --set-prefixes ${PREFIXES-RFC} >/dev/null
@@ -102,7 +121,12 @@ step "send: b4 send -o $out"
 # shellcheck disable=SC2086 # one address per word
 (cd "$wt" && b4 send -o "$out" --no-sign ${cc:+--cc $cc}) >"$out/.b4.log" 2>&1 ||
 	{ cat "$out/.b4.log" >&2; die "b4 send failed (above)"; }
-rm -f "$out/.b4.log"
+rm -f "$out/.b4.log" "$cover"
+# This revision's patches (after b4's cover letter commit), for the next.
+first=$(wgit rev-list --reverse "$base..HEAD" | sed -n 1p)
+[ -z "$(wgit diff "$first^" "$first")" ] || die "b4's branch does not start with its cover letter commit: $(wgit log -1 --oneline "$first")"
+kgit update-ref "$sent-v$version-base" "$first"
+kgit update-ref "$sent-v$version" "$(wgit rev-parse HEAD)"
 n=$(find "$out" -maxdepth 1 -name '*.eml' | wc -l)
 printf 'send: %s: %d messages (cover letter and %d patches) in %s, as %s, To: %s\n' "$topic" "$n" $((n - 1)) \
 	"$out" "$me" "$(grep -h -m1 '^To:' "$out"/0000-*.eml | cut -c5- | cut -c1-120)"
