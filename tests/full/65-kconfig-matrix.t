@@ -42,7 +42,7 @@ unseed clk zz-kconfig.patch
 p=drivers/pinctrl/samsung/Kconfig
 seed_commit soc zz-kconfig.patch "pinctrl: samsung: depend on the PMU again" \
 	"sed -i -e '/^\tselect EXYNOS_PMU if /d' \
-	 -e 's/^\tselect PINCTRL_SAMSUNG\$/\tdepends on EXYNOS_PMU || !EXYNOS_PMU\n\tdepends on EXYNOS_PMU != m || !(PINCTRL_S3C24XX || PINCTRL_S3C64XX)\n&/' $p"
+	 -e '/^config PINCTRL_EXYNOS\$/,/^\$/s/^\tselect PINCTRL_SAMSUNG\$/\tdepends on EXYNOS_PMU || !EXYNOS_PMU\n\tdepends on EXYNOS_PMU != m || !(PINCTRL_S3C24XX || PINCTRL_S3C64XX)\n&/' $p"
 gate soc
 check "kconfig-matrix: a pin controller with PMU retention and no PMU driver is named, with the board" eval \
 	'failed && has "pinctrl: exynos/exynos5433-tm2.dtb: pin controller samsung,exynos5433-pinctrl (drivers/pinctrl/samsung/pinctrl-exynos-arm64.o) needs the PMU driver" &&
