@@ -27,4 +27,14 @@ BASE=6.1 "$T/topics.sh" >/dev/null 2>&1
 run_tool "$T/range-diff.sh"
 check "the range-diffs against 6.1 in topics/6.12/ are up to date" eval \
 	'passed && has "range-diff: soc: " && git -C "$SCRATCH" diff --exit-code --stat -- topics/6.12'
+# A verdict on a 6.12 topic also depends on the base's own files beside
+# the topic folders: an edit to the Kconfig matrix spec reruns the gates.
+export GATES=provenance
+"$T/check.sh" clk >/dev/null 2>&1
+run_tool "$T/check.sh" clk
+check "a 6.12 topic's verdict is reused while nothing changed" eval 'passed && has "provenance     clk          PASS" && has "(cached)"'
+echo "# an edit" >>"$SCRATCH/topics/6.12/kconfig-matrix.spec"
+run_tool "$T/check.sh" clk
+check "an edit to topics/6.12/kconfig-matrix.spec reruns the gate on a 6.12 topic" eval 'passed && ! has "(cached)"'
+git -C "$SCRATCH" checkout -q -- topics/6.12/kconfig-matrix.spec
 done_testing

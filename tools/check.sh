@@ -22,10 +22,15 @@ input_key() {
 		# The gate's files (checks/<gate>.sh and its helpers <gate>.*).
 		cat "$TOP/checks/$gate".* "$TOP/checks/lib.sh" "$TOP"/tools/*.sh "$TOP/MAINTAINERS.local"
 		tool_versions
-		# (not the topics of the other bases, under topics/<version>/)
-		for d in "$dirs" "$TOP/boot/configs" "$TOP/coccinelle"; do
-			[ -d "$d" ] && find "$d" -path "$TOPICS/[0-9]*" -prune -o \( -type f -o -type l \) -print
-		done | LC_ALL=C sort | xargs -r cat
+		# (not the topics of the other bases, under topics/<version>/),
+		# and the base's own files beside its topic folders (merge
+		# order, Kconfig matrix spec), which every topic's gates read.
+		{
+			for d in "$dirs" "$TOP/boot/configs" "$TOP/coccinelle"; do
+				[ -d "$d" ] && find "$d" -path "$TOPICS/[0-9]*" -prune -o \( -type f -o -type l \) -print
+			done
+			find "$TOPICS" -maxdepth 1 -type f
+		} | LC_ALL=C sort -u | xargs -r cat
 		kgit rev-parse "$(base_tag)"
 		if [ "$target" = integration ]; then b=integration; else b=$(topic_branch "$target"); fi
 		kgit rev-parse -q --verify "$b" || echo "no branch $b"
