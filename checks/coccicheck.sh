@@ -133,20 +133,37 @@ for t in $topics; do
 		bad=$((bad + 1))
 	fi
 	[ -n "$clean" ] && summary="$summary (clean base: $clean)"
-	# A commit that topic.conf says the rules generate ('cocci-commit =
-	# SUBJECT') is their output, unedited, on its parent (same patch-id).
+	# The commits that topic.conf says the rules generate ('cocci-commit =
+	# SUBJECT', with "*" where a per-driver split names the driver) are
+	# their output, unedited, on the parent of the first (same
+	# patch-id): consecutive, and each changing one file.
 	gen=$(conf_get "$TOPICS/$t/topic.conf" cocci-commit "")
 	[ -n "$gen" ] && [ "$TARGET" != integration ] || continue
-	c=$(commit_by_subject "$t" "$gen") || gate_fail "no commit '$gen' in $t ($TOPICS_REL/$t/topic.conf cocci-commit)"
+	mapfile -t gc < <(commits_by_subject "$t" "$gen")
+	[ ${#gc[@]} -gt 0 ] || gate_fail "no commit '$gen' in $t ($TOPICS_REL/$t/topic.conf cocci-commit)"
+	first=${gc[0]} last=${gc[-1]} split=""
+	[ ${#gc[@]} = 1 ] || split=" (${#gc[@]} commits)"
+	for c in "${gc[@]}"; do
+		nf=$(kgit diff --name-only "$c^" "$c" | wc -l)
+		if [ ${#gc[@]} -gt 1 ] && [ "$nf" != 1 ]; then
+			echo "'$(kgit log -1 --format=%s "$c")' changes $nf files: a change split per driver changes one file per commit"
+			bad=$((bad + 1))
+		fi
+	done
+	other=$(kgit rev-list --reverse "$first..$last" | grep -vxF -f <(printf '%s\n' "${gc[@]}") | head -n1 || true)
+	if [ -n "$other" ]; then
+		echo "the commits '$gen' are not consecutive in $t: '$(kgit log -1 --format=%s "$other")' is among them"
+		bad=$((bad + 1))
+	fi
 	: >"$o/gen.diff"
 	for rule in $rules; do
 		defs_of "$rule"
-		rule_run "$c^" "$rule" patch "$defs" >>"$o/gen.diff" || gate_fail "$rule: spatch -D patch failed at $c^ (above)"
+		rule_run "$first^" "$rule" patch "$defs" >>"$o/gen.diff" || gate_fail "$rule: spatch -D patch failed at $first^ (above)"
 	done
-	if is_output_of "$c" "$o/gen.diff"; then
-		summary="$summary; '$gen' is their output"
+	if is_output_of "$first^" "$last" "$o/gen.diff"; then
+		summary="$summary; '$gen'$split is their output"
 	else
-		echo "'$gen' is not the unedited output of $rules on its parent ($(grep -c '^[-+][^-+]' "$o/gen.diff" || true) changed lines from the rules)"
+		echo "'$gen'$split is not the unedited output of $rules on the parent of the first ($(grep -c '^[-+][^-+]' "$o/gen.diff" || true) changed lines from the rules)"
 		bad=$((bad + 1))
 	fi
 done

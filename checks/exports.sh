@@ -32,7 +32,7 @@ c=$(commit_by_subject "$TARGET" "$subject") || gate_fail "no commit '$subject' i
 "$TOP/tools/cocci-exports.sh" "$TARGET" "$c^" >"$tmp.gen" 2>"$tmp.err" ||
 	gate_fail "tools/cocci-exports.sh failed at $c^: $(tail -n1 "$tmp.err")"
 cat "$tmp.err"
-if ! is_output_of "$c" "$tmp.gen"; then
+if ! is_output_of "$c^" "$c" "$tmp.gen"; then
 	echo "'$subject' is not the output of coccinelle/exports.cocci on its parent; the rule would change:"
 	kgit diff "$c^" "$c" >"$tmp.have"
 	diff <(grep -E '^[-+][^-+]' "$tmp.have") <(grep -E '^[-+][^-+]' "$tmp.gen") | sed -n '1,20s/^/  /p'

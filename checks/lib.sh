@@ -66,14 +66,26 @@ commit_by_subject() {
 	return 1
 }
 
-# is_output_of COMMIT DIFF: COMMIT's change is the diff in file DIFF (git
-# diff or spatch output, whose "diff -u -p a/F b/F" heads are read as
-# git's "diff --git": patch-id hashes the file names), whitespace and line
-# numbers aside.
+# commits_by_subject TOPIC PATTERN: the topic's commits, oldest first,
+# whose subject matches the shell PATTERN ("*" for the part that names the
+# driver, when a generated change is split per driver), one per line.
+commits_by_subject() {
+	local h s
+	kgit log --reverse --format='%H %s' "$(topic_base_rev "$1")..$(topic_branch "$1")" |
+		while read -r h s; do
+			# shellcheck disable=SC2053 # PATTERN is a glob on purpose
+			[[ $s == $2 ]] && echo "$h"
+		done
+}
+
+# is_output_of FROM TO DIFF: the change from commit FROM to commit TO is
+# the diff in file DIFF (git diff or spatch output, whose "diff -u -p a/F
+# b/F" heads are read as git's "diff --git": patch-id hashes the file
+# names), whitespace and line numbers aside.
 is_output_of() {
 	local want have
-	want=$(sed 's|^diff -u -p a/\(.*\) b/.*|diff --git a/\1 b/\1|' "$2" | kgit patch-id --stable | cut -d' ' -f1)
-	have=$(kgit show "$1" | kgit patch-id --stable | cut -d' ' -f1)
+	want=$(sed 's|^diff -u -p a/\(.*\) b/.*|diff --git a/\1 b/\1|' "$3" | kgit patch-id --stable | cut -d' ' -f1)
+	have=$(kgit diff "$1" "$2" | kgit patch-id --stable | cut -d' ' -f1)
 	[ -n "$want" ] && [ "$want" = "$have" ]
 }
 

@@ -92,6 +92,14 @@ gate clk coccicheck
 check "coccicheck: a commit said to be generated that the rules do not make fails, named" eval \
 	'failed && has "add the missing blank lines between the MSCL tables'"'"' is not the unedited output of coccinelle/probe_init.cocci"'
 git -C "$SCRATCH" checkout -q -- topics/clk/topic.conf
+# A per-driver split ("*" for the driver) must be consecutive commits
+# of one file each: a pattern that also takes in hand-written commits
+# fails on both counts, naming a commit.
+sed -i 's/^cocci-commit = .*/cocci-commit = clk: samsung: */' "$SCRATCH/topics/clk/topic.conf"
+gate clk coccicheck
+check "coccicheck: generated commits split per driver must be consecutive, one file each" eval \
+	'failed && has "are not consecutive in clk" && has "a change split per driver changes one file per commit"'
+git -C "$SCRATCH" checkout -q -- topics/clk/topic.conf
 
 printf '@@\nexpression E;\n@@\n- E(\n' >"$SCRATCH/coccinelle/zz-broken.cocci"
 sed -i 's|^cocci = .*|cocci = coccinelle/zz-broken.cocci|' "$SCRATCH/topics/soc/topic.conf"
