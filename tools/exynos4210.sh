@@ -111,8 +111,15 @@ e4_build() {
 	for f in "${boards[@]}"; do
 		dtb[$f]=$(e4_dtb_path "$wt" "$(conf_get "$TOP/boot/soc/$f.conf" dtb)") || die "$f: no DTB at $rev"
 	done
-	make -C "$wt" O="$o" ARCH=arm CROSS_COMPILE=$CROSS CC="$cc" -j"$(nproc)" zImage modules "${dtb[@]}" 2>&1 |
+	make -C "$wt" O="$o" ARCH=arm CROSS_COMPILE=$CROSS CC="$cc" -j"$(nproc)" vmlinux modules "${dtb[@]}" 2>&1 |
 		kb_progress "$log" || die "exynos4210: $rev does not build: $log"
+	# The zImage wrapper's piggy.S pulls the compressed kernel in with
+	# .incbin, which ccache does not see: a cached piggy.o would wrap the
+	# kernel of an earlier build: assemble it again, with the same CC
+	# (kbuild's command lines stay the same) and ccache off.
+	rm -f "$o/arch/arm/boot/compressed/piggy.o"
+	CCACHE_DISABLE=1 make -C "$wt" O="$o" ARCH=arm CROSS_COMPILE=$CROSS CC="$cc" -j"$(nproc)" zImage \
+		>>"$log" 2>&1 || die "exynos4210: $rev: no zImage: $log"
 	rel=$(cat "$o/include/config/kernel.release")
 	rm -rf "$o/staging" "$o/qemu"
 	make -C "$wt" O="$o" ARCH=arm CROSS_COMPILE=$CROSS INSTALL_MOD_PATH="$o/staging" DEPMOD=true \

@@ -34,6 +34,7 @@ steps=(
 	"check-6.12|env BASE=6.12 GATES=$GATES_6_12 $TOP/tools/check.sh"
 	"boot-6.12|env BASE=6.12 $TOP/tools/boot.sh integration modular"
 	"equiv-6.12|env BASE=6.12 $TOP/tools/equiv.sh"
+	"exynos4210-6.12|env BASE=6.12 $TOP/tools/exynos4210.sh"
 )
 
 # Every environment knob of tools/ and checks/, with its default: what
