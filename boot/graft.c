@@ -7,8 +7,8 @@
  * COMPAT-LIST names, one per line, the compatibles the drivers under test
  * bind (tools/equiv.sh takes them from the modules.alias of the build).
  * Every board node with one of them is copied with all its properties and
- * subnodes, and so is each fixed clock and syscon those reference through
- * a known phandle property. Then:
+ * subnodes, and so is each fixed clock, fixed regulator and syscon those
+ * reference through a known phandle property. Then:
  *  - each "reg" entry, and that of each memory-mapped subnode, moves into
  *    a window of guest RAM, reserved no-map here (default: the top 256 MiB
  *    of virt's 512 MiB at 0x50000000). The new address is the CPU address
@@ -210,6 +210,13 @@ static const struct {
 	{ "samsung,sysreg", NULL, 1 },
 	{ "syscon", NULL, 0 },
 	{ "pinctrl-[0-9]*", NULL, 0 },
+	{ "*-supply", NULL, 0 },
+	{ "samsung,syscon-phandle", NULL, 0 },
+	{ "regmap", NULL, 0 },
+	{ "gpio", "#gpio-cells", 0 },
+	{ "gpios", "#gpio-cells", 0 },
+	{ "*-gpios", "#gpio-cells", 0 },
+	{ "interrupt-affinity", NULL, 0 },
 };
 
 static int refprop(const char *name)
@@ -254,8 +261,9 @@ static int for_each_ref(int off, const char *name, const fdt32_t *v, int len,
 }
 
 /*
- * Dependencies: a referenced fixed clock or syscon. Other providers (a
- * PMIC's clock cells on I2C) have no driver that binds them here.
+ * Dependencies: a referenced fixed clock, fixed regulator or syscon. Other
+ * providers (a PMIC's clock cells on I2C) have no driver that binds them
+ * here.
  */
 static int pull_dep(int target, int cell, void *arg)
 {
@@ -266,6 +274,7 @@ static int pull_dep(int target, int cell, void *arg)
 		return 0;
 	if (is_compatible(board, target, "fixed-clock") ||
 	    is_compatible(board, target, "fixed-factor-clock") ||
+	    is_compatible(board, target, "regulator-fixed") ||
 	    is_compatible(board, target, "syscon")) {
 		add_node(target);
 		(*added)++;
@@ -421,6 +430,24 @@ static int placed(int off)
 		if (blocks[b].off == off)
 			return 1;
 	return 0;
+}
+
+/*
+ * A selected node without registers goes to the root, where QEMU's DT may
+ * have its own of that name (psci, timer): QEMU's stays, for the machine
+ * it describes.
+ */
+static void keep_qemu_own(const void *qemu)
+{
+	for (int i = 0; i < nnodes; i++) {
+		struct node *n = &nodes[i];
+		const char *name = fdt_get_name(board, n->off, NULL);
+
+		if (n->why || placed(n->off) || fdt_subnode_offset(qemu, 0, name) < 0)
+			continue;
+		n->why = "QEMU's DT has its own node of that name";
+		fprintf(stderr, "graft: not grafted: %s: %s\n", path_of(board, n->off), n->why);
+	}
 }
 
 static void parse_spis(void)
@@ -856,6 +883,7 @@ int main(int argc, char **argv)
 
 	select_nodes();
 	place();
+	keep_qemu_own(qemu);
 
 	size = fdt_totalsize(qemu) + 2 * fdt_totalsize(board) + 65536;
 	out = malloc(size);

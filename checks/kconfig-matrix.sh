@@ -85,10 +85,7 @@ evaluate_and_place() {
 	# evaluate BASE.config SPEC OUTDIR: run the evaluator in the environment
 	# the top Makefile gives Kconfig's macros.
 	evaluate() {
-		(cd "$KSRC" && env srctree="$KSRC" ARCH=$KB_ARCH SRCARCH=$KB_ARCH CC=${KB_CROSS}gcc LD=${KB_CROSS}ld \
-			OBJCOPY=${KB_CROSS}objcopy NM=${KB_CROSS}nm CC_VERSION_TEXT="$(${KB_CROSS}gcc --version | sed -n 1p)" \
-			KERNELVERSION="$(make -s kernelversion)" RUSTC=rustc BINDGEN=bindgen PAHOLE=pahole HOSTCC=gcc HOSTCXX=g++ \
-			"$out/kconfig-matrix" Kconfig "$@") 2>"$out/matrix.log" ||
+		kb_kconfig_env "$out/kconfig-matrix" Kconfig "$@" 2>"$out/matrix.log" ||
 			gate_fail "the evaluator failed at $rev: $(tail -n1 "$out/matrix.log")"
 	}
 	evaluate "$o/.config" "$SPEC" "$out/results" >"$out/matrix.txt"

@@ -165,6 +165,9 @@ tree_clean() {
 	[ -z "$s" ] || { diag <<<"$s"; return 1; }
 }
 
+# scratch_topics: the scratch checkout's topics folder of BASE.
+scratch_topics() { if [ "${BASE:-6.1}" = 6.1 ]; then echo "$SCRATCH/topics"; else echo "$SCRATCH/topics/$BASE"; fi; }
+
 # seed_patch TOPIC NAME SUBJECT SIGNOFF DIFF: add a patch with a seeded
 # defect at the end of a topic's series in the scratch checkout. SIGNOFF
 # is 'yes' or 'no'. unseed TOPIC NAME takes it out again.
@@ -176,12 +179,12 @@ seed_patch() {
 		printf 'This patch is a seeded defect for a self-test of the gates; it\nmust never pass them.\n'
 		[ "$sob" = yes ] && printf '\nSigned-off-by: Test Author <test@invalid>\n'
 		printf -- '---\n%s\n' "$diff"
-	} >"$SCRATCH/topics/$t/$name"
-	echo "$name" >>"$SCRATCH/topics/$t/series"
+	} >"$(scratch_topics)/$t/$name"
+	echo "$name" >>"$(scratch_topics)/$t/series"
 }
 unseed() {
-	rm -f "$SCRATCH/topics/$1/$2"
-	sed -i "/^$2\$/d" "$SCRATCH/topics/$1/series"
+	rm -f "$(scratch_topics)/$1/$2"
+	sed -i "/^$2\$/d" "$(scratch_topics)/$1/series"
 }
 
 # new_file_diff PATH LINE...: a diff that creates PATH with these lines.
@@ -207,7 +210,7 @@ seed_commit() {
 	kgit -c user.name="Test Author" -c user.email=test@invalid commit -q -a \
 		-m "$subject" -m "A seeded defect for a self-test of the gates; it must never pass them." \
 		-m "Signed-off-by: Test Author <test@invalid>"
-	kgit format-patch -q -1 -N --no-signature --zero-commit --stdout >"$SCRATCH/topics/$t/$name"
-	echo "$name" >>"$SCRATCH/topics/$t/series"
+	kgit format-patch -q -1 -N --no-signature --zero-commit --stdout >"$(scratch_topics)/$t/$name"
+	echo "$name" >>"$(scratch_topics)/$t/series"
 	kgit checkout -q --detach "$head"
 }

@@ -5,6 +5,8 @@
 # $WORK/build/<rev>-<CONFIG>, then stage the modules with depmod.
 #   CONFIG          builtin | modular (any boot/configs/<CONFIG>.config but virt)
 #   EXTRA_FRAGMENT  extra config fragment(s), merged last (tests)
+#   KB_BOARD_FRAGMENT  the drivers of whole boards (tools/board-config.sh),
+#                   built in $WORK/build/<rev>-<CONFIG>-board
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=tools/kbuild.sh
@@ -18,7 +20,7 @@ need make make ${KB_CROSS}gcc gcc-aarch64-linux-gnu flock util-linux \
 
 start=$SECONDS
 o=$(kb_outdir "$rev" "$cfg")
-log=$LOGDIR/build-${BUILD_NAME:-$(kb_name "$rev")}-$cfg.log
+log=$LOGDIR/build-${BUILD_NAME:-$(kb_name "$rev")}-$cfg${KB_BOARD_FRAGMENT:+-board}.log
 
 take_lock
 sha=$(kb_rev "$rev")

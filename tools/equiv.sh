@@ -27,6 +27,10 @@
 #                and /init, so that a rerun of the same series replays the
 #                same orders and finds its results; printed)
 #   EQ_EXPECTED  the expectations file (default boot/equiv/expected-differences)
+#   EQ_WHOLE     non-empty: whole boards. Both kernels also build the
+#                drivers of the boards' own devices (tools/board-config.sh,
+#                from the DTBs), graft places those devices too, and their
+#                modules join the orders; default SoCs: the real boards
 #   EQ_DTSI_<soc>, EQ_REGS_<soc>   other SoC description files ('-' in
 #                <soc> spelled '_'), for both
 #                kernels; EQ_DTSI_B_<soc>, EQ_REGS_B_<soc> for the series
@@ -43,7 +47,9 @@ need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler fdtput device-
 socs=("$@")
 if [ ${#socs[@]} -eq 0 ]; then
 	for s in exynos5433 exynos850 tm2 e850-96 espresso jackpotlte sadk fsd-evb oriole; do
-		if [[ " $(conf_get "$TOP/boot/soc/$s.conf" bases 6.1) " == *" $BASE "* ]]; then socs+=("$s"); fi
+		[[ " $(conf_get "$TOP/boot/soc/$s.conf" bases 6.1) " == *" $BASE "* ]] || continue
+		[ -z "${EQ_WHOLE:-}" ] || [ -n "$(conf_get "$TOP/boot/soc/$s.conf" board "")" ] || continue
+		socs+=("$s")
 	done
 fi
 read -r rev_a cfg_a <<<"${EQ_A:-$(base_tag) builtin}"
@@ -65,25 +71,73 @@ find "$out/cache" "$out/results" -mindepth 2 -maxdepth 2 -name 'done' -mtime +30
 # stamps key the results below, and every boot after is QEMU alone.
 eq_kernel() {
 	local o log
-	log=$LOGDIR/equiv-build-$(kb_name "$1")-$2.log
+	log=$LOGDIR/equiv-build-$(kb_name "$1")-$2${KB_BOARD_FRAGMENT:+-board}.log
 	step "equiv: build $1 $2 (log: $log)"
 	"$TOP/tools/build.sh" "$1" "$2" >"$log" 2>&1 || die "$1 $2 does not build: $log"
 	o=$(kb_outdir "$1" "$2")
 	kb_initramfs "$o" >>"$log" 2>&1 || die "no initramfs for $o: $log"
 	cat "$o/qemu/stamp"
 }
+# eq_board_dtb SOC: the path of the board DTB of SOC (built), or nothing
+# for a synthetic SoC.
+eq_board_dtb() {
+	local board
+	board=$(conf_get "$TOP/boot/soc/$1.conf" board "")
+	[ -n "$board" ] || return 0
+	[ -f "$WORK/build/dtbs/.config" ] || kb_make "$WORK/build/dtbs" -s defconfig >/dev/null
+	kb_make "$WORK/build/dtbs" -s "$board.dtb" >&2 || die "$board.dtb does not build (above)"
+	echo "$WORK/build/dtbs/arch/arm64/boot/dts/$board.dtb"
+}
+
+# Whole boards (EQ_WHOLE=1): both kernels also build the drivers of the
+# real boards' own devices, derived from their DTBs (tools/board-config.sh),
+# and graft binds those devices too: the consumers of the series' clocks,
+# pins and PMU, and not only its providers.
+if [ -n "${EQ_WHOLE:-}" ]; then
+	dtbs=()
+	for soc in "${socs[@]}"; do
+		d=$(eq_board_dtb "$soc") || exit 1
+		[ -z "$d" ] || dtbs+=("$d")
+	done
+	[ ${#dtbs[@]} -gt 0 ] || die "EQ_WHOLE=1 needs a real board (a boot/soc/<name>.conf with board =), not only synthetic SoCs"
+	step "equiv: the drivers of ${#dtbs[@]} board(s), from their DTBs (log: $out/board.config.log)"
+	"$TOP/tools/board-config.sh" "$rev_a" "$out/board.config" "${dtbs[@]}" ||
+		die "tools/board-config.sh failed (above)"
+	grep '^board-config: [0-9]* options' "$out/board.config.log"
+	export KB_BOARD_FRAGMENT=$out/board.config
+fi
 stamp_a=$(eq_kernel "$rev_a" "$cfg_a")
 stamp_b=$(eq_kernel "$rev_b" "$cfg_b")
 seed=${EQ_SEED:-$((16#${stamp_b:0:7}))}
 
-# eq_dt_tools: the register image generator, and QEMU's own DT, which
-# every SoC's DT starts from. Once per run, when a DT is to be made.
+# eq_dt_tools: the register image generator and the MCT's compatibles.
+# Once per run, when a DT is to be made.
 eq_dt_tools() {
 	[ -z "${dt_tools_done:-}" ] || return 0
 	kb_regimg "$out/regimg" || die "boot/regimg.c does not compile (above)"
-	kb_virt_dtb "$out/virt.dtb" || die "qemu could not dump its device tree (above)"
 	kb_mct_compatibles "$rev_a" >"$out/mct-compat" || die "no Exynos MCT driver at $rev_a"
 	dt_tools_done=1
+}
+
+# eq_machine SOC: QEMU's machine for SOC: virt, with the options of
+# "virt =" in its .conf (gs101's PMU writes go through the secure
+# monitor: virtualization=on puts QEMU's PSCI firmware on the SMC conduit,
+# where it answers calls it does not know with NOT_SUPPORTED; without it,
+# an SMC is an undefined instruction).
+eq_machine() {
+	local opts
+	opts=$(conf_get "$TOP/boot/soc/$1.conf" virt "")
+	echo "virt${opts:+,$opts}"
+}
+
+# eq_virt_dtb SOC: QEMU's own DT for SOC's machine, which SOC's DT starts
+# from; prints its path.
+eq_virt_dtb() {
+	local m f
+	m=$(eq_machine "$1")
+	f=$out/$(tr -c 'A-Za-z0-9_\n-' _ <<<"$m").dtb
+	KB_QEMU_MACHINE=$m kb_virt_dtb "$f" || die "qemu -M $m could not dump its device tree (above)"
+	echo "$f"
 }
 
 # eq_board_inputs: for the SoCs given as a real board (board = in their
@@ -102,10 +156,13 @@ eq_board_inputs() {
 		die "no compatibles in the modules of $o"
 	# The MCT too: built in, but it needs the series' clocks.
 	kb_mct_compatibles "$rev_a" >>"$out/compat.new" || die "no Exynos MCT driver at $rev_a"
+	# Whole boards: the compatibles of the board drivers either kernel built.
+	[ -z "${KB_BOARD_FRAGMENT:-}" ] ||
+		awk 'FILENAME ~ /drivers$/ { if ($2 in built) print $1; next } /=[ym]$/ { sub(/^CONFIG_/, ""); sub(/=.*/, ""); built[$0] = 1 }' \
+			"$(kb_outdir "$rev_a" "$cfg_a")/.config" "$o/.config" "$KB_BOARD_FRAGMENT.drivers" >>"$out/compat.new"
+	LC_ALL=C sort -u -o "$out/compat.new" "$out/compat.new"
 	mv "$out/compat.new" "$out/compat"
 	board_inputs_done=1
-	# The DTS files are the same on every revision of the series.
-	[ -f "$WORK/build/dtbs/.config" ] || kb_make "$WORK/build/dtbs" -s defconfig >/dev/null
 }
 
 # eq_dtb SOC SIDE DIR: DIR/soc.dtb = QEMU's own DT + the SoC fragment, or
@@ -114,19 +171,19 @@ eq_board_inputs() {
 # (series), for the overrides above. DIR is a link into $out/cache, keyed
 # by every input: with nothing changed, no dtc, graft or regimg runs.
 eq_dtb() {
-	local soc=$1 side=$2 d=$3 dtsi regs board v w n=${1//-/_} key c
+	local soc=$1 side=$2 d=$3 dtsi regs board v w n=${1//-/_} key c vdtb
 	v=EQ_DTSI_$n w=EQ_DTSI_${side}_$n dtsi=${!w:-${!v:-$TOP/boot/soc/$soc.dtsi}}
 	v=EQ_REGS_$n w=EQ_REGS_${side}_$n regs=${!w:-${!v:-$TOP/boot/soc/$soc.regs}}
 	board=$(conf_get "$TOP/boot/soc/$soc.conf" board "")
 	eq_dt_tools
+	vdtb=$(eq_virt_dtb "$soc") || exit 1
 	if [ -n "$board" ]; then
 		eq_board_inputs
-		kb_make "$WORK/build/dtbs" -s "$board.dtb" || die "$board.dtb does not build (above)"
-		board=$WORK/build/dtbs/arch/arm64/boot/dts/$board.dtb
-		key=$(cat "$out/virt.dtb" "$board" "$out/compat" "$out/graft" "$regs" "$out/regimg" | sha256sum)
+		board=$(eq_board_dtb "$soc") || exit 1
+		key=$(cat "$vdtb" "$board" "$out/compat" "$out/graft" "$regs" "$out/regimg" | sha256sum)
 	else
 		kb_soc_dtsi "$dtsi" "$out/soc.dtsi" || die "$dtsi does not preprocess (above)"
-		key=$(cat "$out/virt.dtb" "$out/soc.dtsi" "$regs" "$out/regimg" | sha256sum)
+		key=$(cat "$vdtb" "$out/soc.dtsi" "$regs" "$out/regimg" | sha256sum)
 	fi
 	c=$out/cache/${key:0:16}
 	if [ -f "$c/done" ]; then
@@ -135,10 +192,10 @@ eq_dtb() {
 	else
 		rm -rf "$c" && mkdir -p "$c/img"
 		if [ -n "$board" ]; then
-			"$out/graft" "$out/virt.dtb" "$board" "$out/compat" "$c/soc.dtb" >"$c/graft.tab" 2>"$c/graft.log" ||
+			"$out/graft" "$vdtb" "$board" "$out/compat" "$c/soc.dtb" >"$c/graft.tab" 2>"$c/graft.log" ||
 				die "$board does not graft: $(cat "$c/graft.log")"
 		else
-			kb_soc_dtb "$out/virt.dtb" "$out/soc.dtsi" "$c" || die "$dtsi does not merge into QEMU's DT (above)"
+			kb_soc_dtb "$vdtb" "$out/soc.dtsi" "$c" || die "$dtsi does not merge into QEMU's DT (above)"
 		fi
 		"$out/regimg" "$regs" "$c/img" >"$c/loader.args" || die "$regs: bad register description (above)"
 		touch "$c/done"
@@ -165,7 +222,9 @@ eq_append() {
 		a+=" eq_$k=$(conf_get "$c" $k)"
 	done
 	mct=$(eq_mct_node "$2" "$(conf_get "$c" bus)")
-	printf '%s\n' "$a${mct:+ eq_mct=$mct}"
+	# Whole boards: a device without a driver here (or whose driver fails
+	# on what QEMU does not model) is compared with the base, not required.
+	printf '%s\n' "$a${mct:+ eq_mct=$mct}${KB_BOARD_FRAGMENT:+ eq_whole=1}"
 }
 
 # eq_boot NAME REV CONFIG SOC DIR SIDE [APPEND]: boot REV CONFIG (built
@@ -174,7 +233,7 @@ eq_append() {
 eq_boot() {
 	local name=$1 rev=$2 cfg=$3 soc=$4 d=$5 hw=$5/$6 app=${7:-}
 	# shellcheck disable=SC2046 # the loader options are a list of arguments
-	kb_boot "$(kb_outdir "$rev" "$cfg")" "$d/$name.log" "$timeout_s" "$(eq_append "$soc" "$hw/soc.dtb") $app" \
+	KB_QEMU_MACHINE=$(eq_machine "$soc") kb_boot "$(kb_outdir "$rev" "$cfg")" "$d/$name.log" "$timeout_s" "$(eq_append "$soc" "$hw/soc.dtb") $app" \
 		-dtb "$hw/soc.dtb" $(cat "$hw/loader.args")
 	eq_verdict="boot: $KB_VERDICT"
 	eq_secs=$KB_SECS
@@ -189,7 +248,7 @@ eq_boot() {
 eq_result_key() {
 	local n=${1//-/_} v
 	{
-		echo "$stamp_a $stamp_b $orders $seed ${EQ_ORDER:-} $timeout_s"
+		echo "$stamp_a $stamp_b $orders $seed ${EQ_ORDER:-} $timeout_s ${EQ_WHOLE:-}"
 		for v in EQ_DTSI_$n EQ_REGS_$n EQ_DTSI_A_$n EQ_REGS_A_$n EQ_DTSI_B_$n EQ_REGS_B_$n; do
 			echo "$v=${!v:-}"
 			[ -z "${!v:-}" ] || cat "${!v}"
@@ -211,13 +270,18 @@ eq_failed() {
 	tr -d '\r' <"$2/$1.log" | sed -n "$n,$((n + 24))p"
 }
 
-# The top-level Samsung modules of a build (no other module of the build
-# needs them to load): the ones whose order is permuted.
+# The modules whose order is permuted: the Samsung clock, pin control, SoC
+# and RTC modules of a build, and with whole boards every other module of
+# the build too (the consumers: a PHY, a UART, ...), Samsung ones last.
 eq_modules() {
-	local o rel
+	local o rel re='^kernel/drivers/(clk|pinctrl|soc|rtc)/(samsung/|rtc-s3c)'
 	o=$(kb_outdir "$1" "$2") rel=$(kb_release "$o")
 	[ -f "$o/staging/lib/modules/$rel/modules.dep" ] || return 0
-	grep -E '^kernel/drivers/(clk|pinctrl|soc|rtc)/(samsung/|rtc-s3c)' "$o/staging/lib/modules/$rel/modules.dep" |
+	if [ -n "${KB_BOARD_FRAGMENT:-}" ]; then
+		sed 's/:.*//' "$o/staging/lib/modules/$rel/modules.dep" | grep -v -E "$re" |
+			sed 's|.*/||; s/\.ko.*//' | LC_ALL=C sort
+	fi
+	grep -E "$re" "$o/staging/lib/modules/$rel/modules.dep" |
 		sed 's/:.*//; s|.*/||; s/\.ko.*//' | LC_ALL=C sort
 }
 
@@ -250,7 +314,10 @@ eq_at_once() { (IFS=+; echo "$*"); }
 
 # eq_hostile ITEM...: the clock modules last, in reverse order (the SoC's
 # CMUs and the PMU's clkout, whose clocks other devices and CMUs take,
-# after all of their consumers), comma-separated.
+# after all of their consumers), comma-separated. ITEMs come as
+# eq_modules lists them: with whole boards, the consumers' modules
+# first, so that each probes before its providers' modules load (the USB
+# PHY before the PMU driver).
 eq_hostile() {
 	local m first=() last=()
 	for m in "$@"; do

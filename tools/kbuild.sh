@@ -42,7 +42,10 @@ kb_name() {
 # kb_outdir REV CONFIG: the O= directory. One per name, not per commit, so
 # rebuilding a moved branch is incremental. BUILD_NAME replaces the name,
 # for gates that walk many commits through one directory.
-kb_outdir() { printf '%s\n' "$WORK/build/${BUILD_NAME:-$(kb_name "$1")}-$2"; }
+# KB_BOARD_FRAGMENT (tools/board-config.sh: the drivers of whole boards)
+# is merged after virt.config, not checked option by option (the series
+# decides what of it may be a module), and builds in <name>-<CONFIG>-board.
+kb_outdir() { printf '%s\n' "$WORK/build/${BUILD_NAME:-$(kb_name "$1")}-$2${KB_BOARD_FRAGMENT:+-board}"; }
 
 # kb_fragments REV CONFIG: sets KB_FRAGMENTS to the config fragments in merge
 # order: virt, the configuration, each topic's own, EXTRA_FRAGMENT. A
@@ -52,7 +55,7 @@ kb_outdir() { printf '%s\n' "$WORK/build/${BUILD_NAME:-$(kb_name "$1")}-$2"; }
 # give a symbol the prompt only the topic adds.
 kb_fragments() {
 	local rev=$1 cfg=$2 t d f b
-	KB_FRAGMENTS=("$KB_CONFIGS/virt.config" "$KB_CONFIGS/$cfg.config")
+	KB_FRAGMENTS=("$KB_CONFIGS/virt.config" ${KB_BOARD_FRAGMENT:+"$KB_BOARD_FRAGMENT"} "$KB_CONFIGS/$cfg.config")
 	if [ -f "$TOPICS/merge-order" ]; then
 		for t in $(topic_list); do
 			topic_dir "$t" >/dev/null # dies here, not in a subshell, if unknown
@@ -212,6 +215,16 @@ kb_config_stamp() {
 	} | sha256sum | cut -d' ' -f1
 }
 
+# kb_kconfig_env CMD...: run CMD (a program linked with the tree's
+# scripts/kconfig) in KSRC, in the environment the top Makefile gives
+# Kconfig's macros.
+kb_kconfig_env() {
+	(cd "$KSRC" && env srctree="$KSRC" ARCH=$KB_ARCH SRCARCH=$KB_ARCH CC=${KB_CROSS}gcc LD=${KB_CROSS}ld \
+		OBJCOPY=${KB_CROSS}objcopy NM=${KB_CROSS}nm CC_VERSION_TEXT="$(${KB_CROSS}gcc --version | sed -n 1p)" \
+		KERNELVERSION="$(make -s kernelversion)" RUSTC=rustc BINDGEN=bindgen PAHOLE=pahole HOSTCC=gcc HOSTCXX=g++ \
+		"$@")
+}
+
 # kb_keep_config O CMD...: run CMD, which writes O/.config; if the .config
 # comes out as it was, it keeps its old mtime, so that the next build does
 # not sync the configuration again and recompile everything.
@@ -264,8 +277,14 @@ kb_configure() {
 # option is the one that asked. Prints one line per mismatch to stderr and
 # returns 1.
 kb_check_config() {
-	local cfg=$1
+	local cfg=$1 f
 	shift
+	# The board fragment is a wish list: say what of it did not stick.
+	for f; do
+		[ "$f" != "${KB_BOARD_FRAGMENT:-}" ] || { kb_board_report "$cfg" "$f"; shift; continue; }
+		set -- "$@" "$f"
+		shift
+	done
 	awk -v cfg="$cfg" -v top="$TOP/" '
 		function val(line) {
 			if (line ~ /^# CONFIG_[A-Za-z0-9_]+ is not set/) return "n"
@@ -300,6 +319,13 @@ kb_check_config() {
 			exit (bad > 0)
 		}
 	' "$@" "$cfg"
+}
+
+# kb_board_report CONFIG FRAGMENT: one line per option of FRAGMENT that
+# CONFIG does not have with the fragment's value.
+kb_board_report() {
+	awk -F= 'NR == FNR { if (/^CONFIG_/) have[$1] = $2; next }
+		/^CONFIG_/ && have[$1] != $2 { printf "config: board option %s=%s is %s here\n", $1, $2, have[$1] == "" ? "n" : have[$1] }' "$1" "$2"
 }
 
 # kb_progress LOG: copy make's output into LOG; on the terminal show

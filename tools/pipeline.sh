@@ -26,6 +26,7 @@ steps=(
 	"boot-builtin|$TOP/tools/boot.sh integration builtin"
 	"boot-modular|$TOP/tools/boot.sh integration modular"
 	"equiv|$TOP/tools/equiv.sh"
+	"equiv-whole|env EQ_WHOLE=1 $TOP/tools/equiv.sh"
 	"exynos4210|$TOP/tools/exynos4210.sh"
 	# The second base, Debian's linux-source-6.12 (topics/6.12/).
 	"tree-6.12|env BASE=6.12 $TOP/tools/tree.sh"
@@ -34,6 +35,7 @@ steps=(
 	"check-6.12|env BASE=6.12 GATES=$GATES_6_12 $TOP/tools/check.sh"
 	"boot-6.12|env BASE=6.12 $TOP/tools/boot.sh integration modular"
 	"equiv-6.12|env BASE=6.12 $TOP/tools/equiv.sh"
+	"equiv-whole-6.12|env BASE=6.12 EQ_WHOLE=1 $TOP/tools/equiv.sh"
 	"exynos4210-6.12|env BASE=6.12 $TOP/tools/exynos4210.sh"
 )
 
@@ -53,6 +55,7 @@ knobs() {
                                   the gates make check runs, in this order
   GATE_RESULTS=$WORK/results      where gates keep results keyed by their inputs
   W1_TOOLCHAINS="clang gcc"       the toolchains of the w1 gate (GATES=w1; not yet in the default list)
+  KB_BOARD_FRAGMENT=              the drivers of whole boards (tools/board-config.sh), merged after virt.config, built in <rev>-<config>-board (EQ_WHOLE sets it)
   KB_LLVM=, KB_MAKE_FLAGS=        kernel builds with clang and LLVM binutils of that suffix (-16), and extra make variables (W=1)
   GATE_JSON=                      a file a gate run alone appends its verdict to, as JSON (make check sets it)
   BOOT_TIMEOUT=120 (equiv: 30)    seconds before QEMU is killed
@@ -64,6 +67,7 @@ knobs() {
   EQ_ORDER=                       the module order of the series' first boot
   EQ_SEED=<from the series kernel>   seed of the sampled module orders (printed, to replay)
   EQ_EXPECTED=boot/equiv/expected-differences   the expected differences
+  EQ_WHOLE=                       non-empty: whole boards, the drivers of the boards' devices built and bound too (real boards only)
   EQ_DTSI_<soc>, EQ_REGS_<soc>, EQ_DTSI_B_<soc>, EQ_REGS_B_<soc>
                                   other SoC descriptions, for both sides or the series only
   E4_A=v<base>, E4_B=integration   make exynos4210: the ARM32 baseline and series revisions

@@ -40,4 +40,30 @@ check "on 6.12, the base built in and integration modular give the same state on
 	'passed && has "equiv: PASS exynos5433 exynos850 tm2 e850-96 espresso jackpotlte sadk fsd-evb oriole" &&
 	brow oriole && brow e850-96 && brow sadk && brow tm2'
 
+# Whole boards: both kernels also build the drivers of oriole's own devices
+# (derived from its DTB), and graft binds them: the USB DRD PHY, UFS and its
+# PHY, the watchdog, the UART, the I2C controllers, the MCT.
+export EQ_WHOLE=1
+EQ_SEED=20261205 run_tool "$T/equiv.sh" oriole
+echo "$out" | grep -E '^(equiv|board-config|oriole )' | diag
+check "whole board: oriole's USB DRD PHY, UFS PHY and PMU are grafted and bound by the base and the series alike, in 12 orders" eval \
+	'passed && brow oriole && grep -qE "^dev phy@1100000 bound " "$WORK/equiv/oriole/b.state" &&
+	grep -qE "^dev phy@4704000 bound " "$WORK/equiv/oriole/b.state" &&
+	grep -qE "^dev system-controller@7460000 bound " "$WORK/equiv/oriole/b.state"'
+
+# The PHY/PMU race the series had: the USB DRD PHY built in, taking the PMU
+# node's registers through syscon before the PMU module loads. The PMU
+# driver then cannot register its regmap, and everything that waits for it
+# never probes.
+seed_commit soc zz-eq-usbdrd-pmu.patch "phy: exynos5-usbdrd: take the PMU regmap through syscon again" \
+	"sed -i 's/^\tif (IS_ENABLED(CONFIG_EXYNOS_PMU))\$/\tif (0)/' drivers/phy/samsung/phy-exynos5-usbdrd.c &&
+	sed -i '/^config PHY_EXYNOS5_USBDRD\$/,/^config /{/^\tdepends on EXYNOS_PMU || !EXYNOS_PMU\$/d}' drivers/phy/samsung/Kconfig"
+rebuild_integration
+EQ_SEED=20261205 run_tool "$T/equiv.sh" oriole
+check "whole board: a USB PHY that takes the PMU's registers before the PMU module loads fails, naming the PMU" eval \
+	'failed && in_diff "^\+ dev [^ ]+ system-controller@[0-9a-f]+ (unbound|failed)" oriole'
+unseed soc zz-eq-usbdrd-pmu.patch
+unset EQ_WHOLE
+rebuild_integration
+
 done_testing
