@@ -13,8 +13,9 @@
 # GPIO line, the kernel's error messages. A
 # modular second kernel is booted again with the top-level Samsung modules
 # loaded in EQ_ORDERS orders (the second: clock modules last, after all
-# their consumers; the third: all at once, one process each; the rest
-# seeded); every order must give the same state
+# their consumers; the third: all at once, one process each; the fourth:
+# clock modules first and the PMU's last; the rest seeded); every order
+# must give the same state
 # (but for kernel errors, compared between the kernels only). Differences listed
 # in boot/equiv/expected-differences pass; any other fails, and the diff
 # is printed and kept in $WORK/logs.
@@ -296,6 +297,21 @@ eq_clk_modules() {
 	done | LC_ALL=C sort | paste -sd,
 }
 
+# eq_pmu_last ITEM...: the clock modules first, the Exynos PMU's module
+# last: each user of the PMU (a PHY, the watchdog, pin retention) probes
+# with its clocks there and the PMU driver not yet.
+eq_pmu_last() {
+	local m first=() mid=() last=()
+	for m in "$@"; do
+		case $m in
+		clk-*) first+=("$m") ;;
+		exynos_pmu | exynos-pmu) last+=("$m") ;;
+		*) mid+=("$m") ;;
+		esac
+	done
+	(IFS=,; echo "${first[*]},${mid[*]}${last[*]:+,${last[*]}}")
+}
+
 # eq_shuffle SEED ITEM...: the items in a seeded random order (Fisher-Yates
 # on bash's RANDOM, which an assignment seeds), comma-separated.
 eq_shuffle() {
@@ -381,11 +397,12 @@ for soc in "${socs[@]}"; do
 	tried=1
 	mapfile -t mods < <(eq_modules "$rev_b" "$cfg_b")
 	if [ "$cfg_b" = modular ] && [ ${#mods[@]} -gt 1 ] && [ "$orders" -gt 1 ]; then
-		step "equiv $soc: $orders module orders of ${#mods[@]} modules: modules.dep, clock modules last, all at once, seed $seed (replay: EQ_SEED=$seed)"
+		step "equiv $soc: $orders module orders of ${#mods[@]} modules: modules.dep, clock modules last, all at once, the PMU last, seed $seed (replay: EQ_SEED=$seed)"
 		for i in $(seq 2 "$orders"); do
 			case $i in
 			2) order=$(eq_hostile "${mods[@]}") ;;
 			3) order=$(eq_at_once "${mods[@]}") ;;
+			4) order=$(eq_pmu_last "${mods[@]}") ;;
 			*) order=$(eq_shuffle "$seed$i" "${mods[@]}") ;;
 			esac
 			if eq_boot "order$i" "$rev_b" "$cfg_b" "$soc" "$d" B "eq_order=$order${perm:+ eq_permanent=$perm}"; then :; else
