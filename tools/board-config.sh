@@ -87,7 +87,7 @@ makefile_symbols() {
 }
 while read -r path c; do
 	# Of alternatives (a file listed under two symbols) the first.
-	sym=$(makefile_symbols "${path%/*}" "$(basename "$path" .c).o" | head -n1)
+	sym=$(makefile_symbols "${path%/*}" "$(basename "$path" .c).o" | sed -n 1p)
 	if [ -z "$sym" ]; then
 		echo "board-config: $c: $path is built by no CONFIG_ symbol of its Makefile" >>"$log"
 	else
