@@ -14,10 +14,10 @@
 #     tree's own Kconfig code).
 # Symbols the build configurations set themselves (boot/configs, the
 # topics' fragments) are left out: the series decides those. OUT gets the
-# fragment, OUT.drivers "compatible SYMBOL" per driver found for a node
-# with registers (what graft can place); OUT.log
-# says, per compatible, which file and symbol, and what could not be
-# placed (no driver in the tree, not in defconfig).
+# fragment; OUT.drivers "COMPATIBLE SYMBOL" per driver found for a node
+# with registers (what graft can place); OUT.log, per compatible, which
+# file and symbol, and what could not be placed (no driver in the tree,
+# not in defconfig, another platform's).
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=tools/kbuild.sh
