@@ -35,7 +35,8 @@ steps=(
 	"check-6.12|env BASE=6.12 GATES=$GATES_6_12 $TOP/tools/check.sh"
 	"boot-6.12|env BASE=6.12 $TOP/tools/boot.sh integration modular"
 	"equiv-6.12|env BASE=6.12 $TOP/tools/equiv.sh"
-	"equiv-whole-6.12|env BASE=6.12 EQ_WHOLE=1 $TOP/tools/equiv.sh"
+	# Whole boards on 6.12: gs101 (the six 6.1 boards are whole on 6.1).
+	"equiv-whole-6.12|env BASE=6.12 EQ_WHOLE=1 $TOP/tools/equiv.sh oriole"
 	"exynos4210-6.12|env BASE=6.12 $TOP/tools/exynos4210.sh"
 )
 
