@@ -48,7 +48,8 @@ kb_name() {
 kb_outdir() { printf '%s\n' "$WORK/build/${BUILD_NAME:-$(kb_name "$1")}-$2${KB_BOARD_FRAGMENT:+-board}"; }
 
 # kb_fragments REV CONFIG: sets KB_FRAGMENTS to the config fragments in merge
-# order: virt, the configuration, each topic's own, EXTRA_FRAGMENT. A
+# order: virt, KB_BOARD_FRAGMENT, the configuration, each topic's own,
+# EXTRA_FRAGMENT. A
 # topic's own is 'fragment =' in its topic.conf for modular (default
 # topics/<t>/modular.config), topics/<t>/<CONFIG>.config otherwise. It counts
 # only when the topic's branch is merged into REV: the base tree cannot
