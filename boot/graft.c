@@ -189,7 +189,9 @@ static uint32_t cells_of(int off, const char *name, uint32_t dflt)
 
 /*
  * Phandle properties: NAME holds phandles, each followed by as many cells
- * as the target's CELLS property says or, without CELLS, FIXED cells.
+ * as the target's CELLS property says or, without CELLS, FIXED cells;
+ * FIXED -1: one phandle, then arguments to the end (a syscon and its
+ * register offset).
  */
 static const struct {
 	const char *name;
@@ -206,7 +208,7 @@ static const struct {
 	{ "iommus", "#iommu-cells", 0 },
 	{ "interrupts-extended", "#interrupt-cells", 0 },
 	{ "interrupt-parent", NULL, 0 },
-	{ "samsung,pmu-syscon", NULL, 0 },
+	{ "samsung,pmu-syscon", NULL, -1 },
 	{ "samsung,sysreg", NULL, 1 },
 	{ "syscon", NULL, 0 },
 	{ "pinctrl-[0-9]*", NULL, 0 },
@@ -243,7 +245,7 @@ static int for_each_ref(int off, const char *name, const fdt32_t *v, int len,
 	while (i < n) {
 		uint32_t ph = fdt32_to_cpu(v[i]);
 		int target = ph ? fdt_node_offset_by_phandle(board, ph) : -1;
-		int args = refprops[k].fixed;
+		int args = refprops[k].fixed < 0 ? n - i - 1 : refprops[k].fixed;
 
 		if (ph && target < 0)
 			die("%s: %s refers to unknown phandle %u",

@@ -3,7 +3,9 @@
 # tools/board-config.sh REV OUT DTB...: the configuration fragment that
 # builds the drivers of the boards' own devices, as arm64 defconfig
 # builds them, derived rather than typed:
-#  1. the compatibles of every enabled node of each DTB;
+#  1. the compatibles of every enabled node of each DTB that is memory
+#     mapped (its parent has "ranges") or the root's: a device on an I2C,
+#     SPI or serial bus has no model behind its controller here;
 #  2. the source files of REV whose match tables (.compatible = or
 #     *_OF_DECLARE) name one of them;
 #  3. the Kconfig symbol of each file, read from its directory's Makefile
@@ -33,16 +35,20 @@ log=$outf.log
 : >"$log"
 
 # 1. Compatibles of the enabled nodes (dtc prints a node's properties
-# before its subnodes, so an ancestor's status is known at each close).
+# before its subnodes, so an ancestor's status and ranges are known at
+# each close).
 for dtb in "$@"; do
 	[ -f "$dtb" ] || die "$dtb: no such DTB (build it with make dtbs)"
 	dtc -q -I dtb -O dts "$dtb"
 done | awk '
-	/{$/ { d++; comp[d] = ""; off[d] = off[d - 1]; reg[d] = 0; next }
+	/{$/ { d++; comp[d] = ""; off[d] = off[d - 1]; reg[d] = 0; rng[d] = 0; next }
 	/^[[:space:]]*};$/ {
-		if (!off[d] && comp[d] != "") { s = comp[d]; gsub(/\n/, "\n" reg[d] " ", s); print reg[d] " " s }
+		if (!off[d] && comp[d] != "" && (d <= 2 || rng[d - 1])) {
+			s = comp[d]; gsub(/\n/, "\n" reg[d] " ", s); print reg[d] " " s
+		}
 		d--; next
 	}
+	/^[[:space:]]*ranges( =|;)/ { rng[d] = 1; next }
 	/^[[:space:]]*status = "(disabled|fail)/ { off[d] = 1; next }
 	/^[[:space:]]*reg = / { reg[d] = 1; next }
 	/^[[:space:]]*compatible = / {
@@ -51,7 +57,7 @@ done | awk '
 	}' | LC_ALL=C sort -u >"$tmp/nodes"
 # "1 COMPAT" for a node with registers (graft places those), "0 COMPAT" else.
 cut -d' ' -f2 "$tmp/nodes" | LC_ALL=C sort -u >"$tmp/compat"
-echo "board-config: $(wc -l <"$tmp/compat") compatibles of enabled nodes in $# DTB(s)" >>"$log"
+echo "board-config: $(wc -l <"$tmp/compat") compatibles of enabled memory-mapped or root nodes in $# DTB(s)" >>"$log"
 
 # 2. Every match-table compatible of the tree's drivers: "path compat".
 kgit grep -o -E '(\.compatible[[:space:]]*=[[:space:]]*|OF_DECLARE[_A-Z]*\([^,]+,[[:space:]]*)"[^"]+"' \
