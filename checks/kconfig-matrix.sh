@@ -78,9 +78,7 @@ evaluate_and_place() {
 	printf 'CONFIG_%s=y\n' ARCH_EXYNOS COMPILE_TEST MODULES SOC_SAMSUNG >"$out/base.fragment"
 	kb_make "$o" -s KCONFIG_ALLCONFIG="$out/base.fragment" allnoconfig >"$out/allnoconfig.log" 2>&1 ||
 		gate_fail "allnoconfig failed at $rev, see $out/allnoconfig.log"
-	k=$o/scripts/kconfig
-	gcc -O2 -Wall -I"$KSRC/scripts/kconfig" -I"$KSRC/scripts/include" -I"$k" -o "$out/kconfig-matrix" "$TOP/checks/kconfig-matrix.c" \
-		"$k"/{confdata,expr,lexer.lex,menu,parser.tab,preprocess,symbol,util}.o 2>"$out/cc.log" ||
+	kb_lkc_tool "$o" "$TOP/checks/kconfig-matrix.c" "$out/kconfig-matrix" 2>"$out/cc.log" ||
 		gate_fail "checks/kconfig-matrix.c does not build against $rev's scripts/kconfig, see $out/cc.log"
 	# evaluate BASE.config SPEC OUTDIR: run the evaluator in the environment
 	# the top Makefile gives Kconfig's macros.

@@ -107,9 +107,7 @@ done <"$tmp/hits"
 # 4. The closure, with arm64 defconfig as the reference.
 o=$WORK/build/dtbs
 [ -f "$o/.config" ] || kb_make "$o" -s defconfig >/dev/null || die "arm64 defconfig failed at $(kgit rev-parse --short HEAD)"
-k=$o/scripts/kconfig
-gcc -O2 -Wall -I"$KSRC/scripts/kconfig" -I"$KSRC/scripts/include" -I"$k" -o "$tmp/closure" "$TOP/boot/kconfig-closure.c" \
-	"$k"/{confdata,expr,lexer.lex,menu,parser.tab,preprocess,symbol,util}.o 2>"$tmp/cc.log" ||
+kb_lkc_tool "$o" "$TOP/boot/kconfig-closure.c" "$tmp/closure" 2>"$tmp/cc.log" ||
 	die "boot/kconfig-closure.c does not build against the tree's scripts/kconfig: $(cat "$tmp/cc.log")"
 # One closure per symbol: a driver whose dependencies need another
 # platform (ARCH_*) than the configurations enable matches a generic

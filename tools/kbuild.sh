@@ -226,6 +226,15 @@ kb_kconfig_env() {
 		"$@")
 }
 
+# kb_lkc_tool O SRC OUT: compile SRC into OUT, linked with the Kconfig
+# objects that configuring build directory O compiled (the tree's own
+# Kconfig code), for kb_kconfig_env to run.
+kb_lkc_tool() {
+	local k=$1/scripts/kconfig
+	gcc -O2 -Wall -I"$KSRC/scripts/kconfig" -I"$KSRC/scripts/include" -I"$k" -o "$3" "$2" \
+		"$k"/{confdata,expr,lexer.lex,menu,parser.tab,preprocess,symbol,util}.o
+}
+
 # kb_keep_config O CMD...: run CMD, which writes O/.config; if the .config
 # comes out as it was, it keeps its old mtime, so that the next build does
 # not sync the configuration again and recompile everything.
