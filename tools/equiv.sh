@@ -131,14 +131,17 @@ eq_machine() {
 	echo "virt${opts:+,$opts}"
 }
 
-# eq_virt_dtb SOC: QEMU's own DT for SOC's machine, which SOC's DT starts
-# from; prints its path.
+# eq_virt_dtb SOC: sets vdtb to QEMU's own DT for SOC's machine, which
+# SOC's DT starts from; dumped once per run and machine.
+declare -A virt_dtbs
 eq_virt_dtb() {
-	local m f
+	local m
 	m=$(eq_machine "$1")
-	f=$out/$(tr -c 'A-Za-z0-9_\n-' _ <<<"$m").dtb
-	KB_QEMU_MACHINE=$m kb_virt_dtb "$f" || die "qemu -M $m could not dump its device tree (above)"
-	echo "$f"
+	if [ -z "${virt_dtbs[$m]:-}" ]; then
+		virt_dtbs[$m]=$out/$(tr -c 'A-Za-z0-9_\n-' _ <<<"$m").dtb
+		KB_QEMU_MACHINE=$m kb_virt_dtb "${virt_dtbs[$m]}" || die "qemu -M $m could not dump its device tree (above)"
+	fi
+	vdtb=${virt_dtbs[$m]}
 }
 
 # eq_board_inputs: for the SoCs given as a real board (board = in their
@@ -177,7 +180,7 @@ eq_dtb() {
 	v=EQ_REGS_$n w=EQ_REGS_${side}_$n regs=${!w:-${!v:-$TOP/boot/soc/$soc.regs}}
 	board=$(conf_get "$TOP/boot/soc/$soc.conf" board "")
 	eq_dt_tools
-	vdtb=$(eq_virt_dtb "$soc") || exit 1
+	eq_virt_dtb "$soc"
 	if [ -n "$board" ]; then
 		eq_board_inputs
 		board=$(eq_board_dtb "$soc") || exit 1
