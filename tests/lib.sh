@@ -59,7 +59,15 @@ use_boot_work() { use_work boot tests/70-boot.t; }
 # integration again, after a seed. in_diff ERE [SOC]: the kept diff of the
 # last run on SOC (exynos5433) has a line matching ERE. seed_regs and
 # seed_dtsi SED: a copy of the Exynos5433 description edited by SED.
-rebuild_integration() { run_tool sh -c "'$T/topics.sh' && '$T/integration.sh'"; }
+# When the tree is found dirty, what each changed path now is, and the
+# free space, go first in $out: a dirty tree here is another test's leak.
+rebuild_integration() {
+	run_tool sh -c "'$T/topics.sh' && '$T/integration.sh'"
+	[ "$rc" != 0 ] || return 0
+	out="$( (cd "$KSRC" && git status --porcelain | head -n 5 | cut -c4- | xargs -r ls -ld --time-style=full-iso
+		git -C "$KSRC" diff | head -n 12; df -h "$TEST_ROOT") 2>&1)
+$out"
+}
 in_diff() {
 	grep -qE -- "$1" "$WORK/logs/equiv-${2:-exynos5433}.diff" ||
 		{ echo "# no line matching $1 in the ${2:-exynos5433} diff"; return 1; }
