@@ -37,6 +37,7 @@ int count_lines(const char *path);
 int dump_file(const char *path, const char *prefix);
 void chomp_file(const char *path, char *buf, size_t size);
 void section(const char *name, int begin);
+char *clk_summary(void);
 char *look_until_same(char *(*look)(void), int interval_ms, int max_ms, int *waited_ms);
 char *read_deferred(void);
 int scan_devices(const char *bus, int print, char *why, size_t size);

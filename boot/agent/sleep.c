@@ -126,11 +126,6 @@ static void syscore_calls(int kfd)
 	say("# syscore callbacks in the order they ran: %s", *order ? order : "none");
 }
 
-static char *clk_summary(void)
-{
-	return read_file("/sys/kernel/debug/clk/clk_summary");
-}
-
 void equiv_sleep(const char *bus)
 {
 	static const char test[] = "equiv sleep cycle leaves CMU registers and clocks as they were";

@@ -102,6 +102,11 @@ void chomp_file(const char *path, char *buf, size_t size)
 	free(text);
 }
 
+char *clk_summary(void)
+{
+	return read_file("/sys/kernel/debug/clk/clk_summary");
+}
+
 /*
  * Look until two looks interval_ms apart agree, or for max_ms: returns
  * the last look (NULL if one failed) and, in waited_ms, the time it took.
@@ -367,5 +372,15 @@ void settle(const char *bus)
 	 * waited above and deferred probes chain through consumers, 500 ms.
 	 */
 	free(look_until_same(platform_snapshot, getenv("eq_whole") ? 500 : 60, 6000 - ms, &waited));
-	say("# settled after %d ms", ms + waited);
+	ms += waited;
+	/*
+	 * A bound consumer's runtime PM turns its clocks off after an
+	 * autosuspend delay (800 ms for the SPI controllers): on a whole
+	 * board, wait until the clocks agree over a longer time too.
+	 */
+	if (getenv("eq_whole")) {
+		free(look_until_same(clk_summary, 1000, 5000, &waited));
+		ms += waited;
+	}
+	say("# settled after %d ms", ms);
 }
