@@ -26,9 +26,8 @@ steps=(
 	"boot-builtin|$TOP/tools/boot.sh integration builtin"
 	"boot-modular|$TOP/tools/boot.sh integration modular"
 	"equiv|$TOP/tools/equiv.sh"
-	# Whole boards: TM2 (the other five 6.1 boards not yet as one step:
-	# README, "Whole boards").
-	"equiv-whole|env EQ_WHOLE=1 $TOP/tools/equiv.sh tm2"
+	# Whole boards: the six real boards of 6.1, one pair of kernels.
+	"equiv-whole|env EQ_WHOLE=1 $TOP/tools/equiv.sh tm2 e850-96 espresso jackpotlte sadk fsd-evb"
 	"exynos4210|$TOP/tools/exynos4210.sh"
 	# The second base, Debian's linux-source-6.12 (topics/6.12/).
 	"tree-6.12|env BASE=6.12 $TOP/tools/tree.sh"
