@@ -59,8 +59,8 @@ use_boot_work() { use_work boot tests/70-boot.t; }
 # integration again, after a seed. in_diff ERE [SOC]: the kept diff of the
 # last run on SOC (exynos5433) has a line matching ERE. seed_regs and
 # seed_dtsi SED: a copy of the Exynos5433 description edited by SED.
-# When the tree is found dirty, what each changed path now is, and the
-# free space, go first in $out: a dirty tree here is another test's leak.
+# On a failure, what each changed path of the tree now is, and the free
+# space, go first in $out: a dirty tree here would be another test's leak.
 rebuild_integration() {
 	run_tool sh -c "'$T/topics.sh' && '$T/integration.sh'"
 	[ "$rc" != 0 ] || return 0
