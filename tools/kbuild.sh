@@ -49,11 +49,10 @@ kb_outdir() { printf '%s\n' "$WORK/build/${BUILD_NAME:-$(kb_name "$1")}-$2${KB_B
 
 # kb_fragments REV CONFIG: sets KB_FRAGMENTS to the config fragments in merge
 # order: virt, KB_BOARD_FRAGMENT, the configuration, each topic's own,
-# EXTRA_FRAGMENT. A
-# topic's own is 'fragment =' in its topic.conf for modular (default
-# topics/<t>/modular.config), topics/<t>/<CONFIG>.config otherwise. It counts
-# only when the topic's branch is merged into REV: the base tree cannot
-# give a symbol the prompt only the topic adds.
+# EXTRA_FRAGMENT. A topic's own is 'fragment =' in its topic.conf for
+# modular (default topics/<t>/modular.config), topics/<t>/<CONFIG>.config
+# otherwise. It counts only when the topic's branch is merged into REV:
+# the base tree cannot give a symbol the prompt only the topic adds.
 kb_fragments() {
 	local rev=$1 cfg=$2 t d f b
 	KB_FRAGMENTS=("$KB_CONFIGS/virt.config" ${KB_BOARD_FRAGMENT:+"$KB_BOARD_FRAGMENT"} "$KB_CONFIGS/$cfg.config")
