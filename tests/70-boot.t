@@ -13,8 +13,7 @@ if [ -d "$KSRC" ]; then
 	run_tool "$T/tree.sh"
 	[ "$rc" = 0 ] || rm -rf "$KSRC"
 fi
-[ -d "$KSRC" ] || { p=$(pristine_work) && cp -al "$p/linux" "$KSRC" &&
-	rm -rf "$KSRC/.git/exynos-gki" && cp -a "$p/linux/.git/exynos-gki" "$KSRC/.git/"; }
+[ -d "$KSRC" ] || clone_pristine "$KSRC"
 run_tool "$T/topics.sh"
 run_tool "$T/integration.sh"
 check "integration branch is there to boot" passed

@@ -118,16 +118,28 @@ pristine_work() {
 	echo "$p"
 }
 
+# clone_pristine DIR: a tree at DIR that shares the import's files (hard
+# links), except the tools' state and the symlinks. A symlink's mtime,
+# changed through another tree's link while git status runs here, makes
+# status list it as modified without reading it (regular files it
+# re-reads); a copy of each symlink of its own keeps the trees apart.
+clone_pristine() {
+	local p f
+	p=$(pristine_work) || { echo "Bail out! cannot import the kernel tree"; exit 1; }
+	cp -al "$p/linux" "$1"
+	rm -rf "$1/.git/exynos-gki"
+	cp -a "$p/linux/.git/exynos-gki" "$1/.git/"
+	git -C "$1" ls-files -s | awk '$1 == "120000" { print $4 }' | while IFS= read -r f; do
+		cp -PT --remove-destination "$p/linux/$f" "$1/$f"
+	done
+}
+
 # fresh_work NAME: a scratch WORK holding an imported, untouched tree.
 fresh_work() {
-	local p w
-	p=$(pristine_work) || { echo "Bail out! cannot import the kernel tree"; exit 1; }
-	w=$TEST_ROOT/$1
+	local w=$TEST_ROOT/$1
 	rm -rf "$w"
 	mkdir -p "$w"
-	cp -al "$p/linux" "$w/linux"
-	rm -rf "$w/linux/.git/exynos-gki"
-	cp -a "$p/linux/.git/exynos-gki" "$w/linux/.git/"
+	clone_pristine "$w/linux"
 	export WORK=$w
 	KSRC=$w/linux
 }
@@ -167,9 +179,12 @@ CFG
 all_refs() { git -C "$1" for-each-ref --format='%(refname) %(objectname)' refs/heads refs/tags; }
 
 kgit() { git -C "$KSRC" "$@"; }
+# tree_clean: the tree holds nothing but what is committed, as the tools
+# judge it (tools/lib.sh tree_changes).
 tree_clean() {
 	local s
-	s=$(kgit status --porcelain --untracked-files=all) || { echo "# git status failed in $KSRC"; return 1; }
+	s=$(bash -c '. "$1/tools/lib.sh" && KSRC=$2 && tree_changes' - "$REPO" "$KSRC") ||
+		{ echo "# git status failed in $KSRC"; return 1; }
 	[ -z "$s" ] || { diag <<<"$s"; return 1; }
 }
 

@@ -145,6 +145,20 @@ take_lock() {
 	export EXYNOS_GKI_LOCKED=$WORK
 }
 
+# tree_changes: git status of the kernel tree, ignored files included,
+# less the files listed as modified whose content is as committed. git
+# status takes a symlink for modified, without reading it, when the
+# link's mtime changes while status runs (through a hard link of another
+# tree); git diff compares the content.
+tree_changes() {
+	local s
+	s=$(kgit status --porcelain --untracked-files=all --ignored=matching) || return
+	{ kgit diff --name-only | sed 's/^/changed /'; printf '%s\n' "$s"; } |
+		awk '/^changed / { c[substr($0, 9)] = 1; next }
+			/^ M / && !(substr($0, 4) in c) { next }
+			NF'
+}
+
 # The kernel tree must hold nothing that a checkout could destroy. A tree
 # left half-done by a killed run of ours (the 'running' marker, and we
 # hold the WORK lock) is put back to its last commit first.
@@ -163,7 +177,7 @@ require_clean_tree() {
 	if [ -d "$KSRC/.git/rebase-apply" ] || [ -f "$KSRC/.git/MERGE_HEAD" ]; then
 		die "$KSRC has a git am or merge in progress that exynos-gki did not start: finish it, or run 'git -C $KSRC am --abort' (or 'merge --abort')"
 	fi
-	dirty=$(kgit status --porcelain --untracked-files=all --ignored=matching | head -n 20)
+	dirty=$(tree_changes | head -n 20)
 	if [ -n "$dirty" ]; then
 		printf '%s\n' "$dirty" >&2
 		die "kernel tree $KSRC has local changes (listed above): commit them to a branch, or discard them with 'git -C $KSRC reset --hard && git -C $KSRC clean -fdx'"

@@ -9,8 +9,7 @@ export WORK=$TEST_ROOT/gates-build
 mkdir -p "$WORK"
 KSRC=$WORK/linux
 if [ -d "$KSRC" ]; then "$T/tree.sh" >/dev/null 2>&1 || rm -rf "$KSRC"; fi
-[ -d "$KSRC" ] || { p=$(pristine_work) && cp -al "$p/linux" "$KSRC" &&
-	rm -rf "$KSRC/.git/exynos-gki" && cp -a "$p/linux/.git/exynos-gki" "$KSRC/.git/"; }
+[ -d "$KSRC" ] || clone_pristine "$KSRC"
 "$T/topics.sh" >/dev/null 2>&1
 "$T/integration.sh" >/dev/null 2>&1
 BUILD_GATES="bisect modpost sparse arm32 coccicheck w1"
