@@ -31,7 +31,8 @@
 #   EQ_WHOLE     non-empty: whole boards. Both kernels also build the
 #                drivers of the boards' own devices (tools/board-config.sh,
 #                from the DTBs), graft places those devices too, and their
-#                modules join the orders; default SoCs: the real boards
+#                modules join the orders; default SoCs: the real boards.
+#                The drivers are those of every board of the base
 #   EQ_DTSI_<soc>, EQ_REGS_<soc>   other SoC description files ('-' in
 #                <soc> spelled '_'), for both
 #                kernels; EQ_DTSI_B_<soc>, EQ_REGS_B_<soc> for the series
@@ -45,14 +46,18 @@
 
 need qemu-system-aarch64 qemu-system-arm dtc device-tree-compiler fdtput device-tree-compiler fdtget device-tree-compiler cpp cpp gcc gcc \
 	timeout coreutils
-socs=("$@")
-if [ ${#socs[@]} -eq 0 ]; then
+# eq_base_socs [boards]: the SoCs of this base (boot/soc/<name>.conf
+# bases =), or only its real boards (board =).
+eq_base_socs() {
+	local s
 	for s in exynos5433 exynos850 tm2 e850-96 espresso jackpotlte sadk fsd-evb oriole; do
 		[[ " $(conf_get "$TOP/boot/soc/$s.conf" bases 6.1) " == *" $BASE "* ]] || continue
-		[ -z "${EQ_WHOLE:-}" ] || [ -n "$(conf_get "$TOP/boot/soc/$s.conf" board "")" ] || continue
-		socs+=("$s")
+		[ -z "${1:-}" ] || [ -n "$(conf_get "$TOP/boot/soc/$s.conf" board "")" ] || continue
+		echo "$s"
 	done
-fi
+}
+socs=("$@")
+[ ${#socs[@]} -gt 0 ] || mapfile -t socs < <(eq_base_socs ${EQ_WHOLE:+boards})
 read -r rev_a cfg_a <<<"${EQ_A:-$(base_tag) builtin}"
 read -r rev_b cfg_b <<<"${EQ_B:-integration modular}"
 orders=${EQ_ORDERS:-12}
@@ -93,14 +98,14 @@ eq_board_dtb() {
 # Whole boards (EQ_WHOLE=1): both kernels also build the drivers of the
 # real boards' own devices, derived from their DTBs (tools/board-config.sh),
 # and graft binds those devices too: the consumers of the series' clocks,
-# pins and PMU, and not only its providers.
+# pins and PMU, and not only its providers. The drivers of every board of
+# the base, whichever boards are named: one pair of kernels serves them all.
 if [ -n "${EQ_WHOLE:-}" ]; then
 	dtbs=()
-	for soc in "${socs[@]}"; do
+	for soc in $(eq_base_socs boards); do
 		d=$(eq_board_dtb "$soc") || exit 1
-		[ -z "$d" ] || dtbs+=("$d")
+		dtbs+=("$d")
 	done
-	[ ${#dtbs[@]} -gt 0 ] || die "EQ_WHOLE=1 needs a real board (a boot/soc/<name>.conf with board =), not only synthetic SoCs"
 	step "equiv: the drivers of ${#dtbs[@]} board(s), from their DTBs (log: $out/board.config.log)"
 	"$TOP/tools/board-config.sh" "$rev_a" "$out/board.config" "${dtbs[@]}" ||
 		die "tools/board-config.sh failed (above)"

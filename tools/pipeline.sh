@@ -27,7 +27,7 @@ steps=(
 	"boot-modular|$TOP/tools/boot.sh integration modular"
 	"equiv|$TOP/tools/equiv.sh"
 	# Whole boards: the six real boards of 6.1, one pair of kernels.
-	"equiv-whole|env EQ_WHOLE=1 $TOP/tools/equiv.sh tm2 e850-96 espresso jackpotlte sadk fsd-evb"
+	"equiv-whole|env EQ_WHOLE=1 $TOP/tools/equiv.sh"
 	"exynos4210|$TOP/tools/exynos4210.sh"
 	# The second base, Debian's linux-source-6.12 (topics/6.12/).
 	"tree-6.12|env BASE=6.12 $TOP/tools/tree.sh"
@@ -36,8 +36,8 @@ steps=(
 	"check-6.12|env BASE=6.12 GATES=$GATES_6_12 $TOP/tools/check.sh"
 	"boot-6.12|env BASE=6.12 $TOP/tools/boot.sh integration modular"
 	"equiv-6.12|env BASE=6.12 $TOP/tools/equiv.sh"
-	# Whole boards: gs101's oriole.
-	"equiv-whole-6.12|env BASE=6.12 EQ_WHOLE=1 $TOP/tools/equiv.sh oriole"
+	# Whole boards: the seven real boards of 6.12 (gs101's oriole too).
+	"equiv-whole-6.12|env BASE=6.12 EQ_WHOLE=1 $TOP/tools/equiv.sh"
 	"exynos4210-6.12|env BASE=6.12 $TOP/tools/exynos4210.sh"
 )
 
