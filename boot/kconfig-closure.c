@@ -13,10 +13,12 @@
  * (set only by select) is reached through the first of its selectors
  * that the reference sets. Of an "A || B" dependency the first operand
  * that is true in the reference is followed; negations and comparisons
- * are left to olddefconfig. Each SYM's closure follows a line
- * "closure SYM", complete in itself (symbols repeat across closures). A
- * SYM the reference leaves unset, or that does not exist, is reported on
- * stderr ("unset SYM" or "unknown SYM") and nothing is printed for it.
+ * are left to olddefconfig. A printed symbol that could be a module is
+ * also named on a line "tristate CONFIG_SYM". Each SYM's closure follows
+ * a line "closure SYM", complete in itself (symbols repeat across
+ * closures). A SYM the reference leaves unset, or that does not exist,
+ * is reported on stderr ("unset SYM" or "unknown SYM") and nothing is
+ * printed for it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,9 +85,11 @@ static void want(struct symbol *sym)
 	if (v == no)
 		return;
 	need(sym->dir_dep.expr);
-	if (sym->visible != no)
+	if (sym->visible != no) {
 		printf("CONFIG_%s=%s\n", sym->name, v == yes ? "y" : "m");
-	else
+		if (sym->type == S_TRISTATE)
+			printf("tristate CONFIG_%s\n", sym->name);
+	} else
 		need(sym->rev_dep.expr);	/* an OR of "selector && cond" */
 }
 

@@ -16,10 +16,11 @@
 #     tree's own Kconfig code).
 # Symbols the build configurations set themselves (boot/configs, the
 # topics' fragments) are left out: the series decides those. OUT gets the
-# fragment; OUT.drivers "COMPATIBLE SYMBOL" per driver found for a node
-# with registers (what graft can place); OUT.log, per compatible, which
-# file and symbol, and what could not be placed (no driver in the tree,
-# not in defconfig, another platform's).
+# fragment, and OUT with -gki before .config its GKI-like twin (every
+# Samsung/Exynos tristate a module); OUT.drivers "COMPATIBLE SYMBOL" per
+# driver found for a node with registers (what graft can place); OUT.log,
+# per compatible, which file and symbol, and what could not be placed (no
+# driver in the tree, not in defconfig, another platform's).
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=tools/kbuild.sh
@@ -132,11 +133,21 @@ awk -v logf="$log" '
 # What the configurations set is theirs.
 cat "$KB_CONFIGS"/*.config "$TOPICS"/*/*.config 2>/dev/null |
 	sed -n -E 's/^(# )?(CONFIG_[A-Za-z0-9_]+)[= ].*/\2/p' | LC_ALL=C sort -u >"$tmp/own"
+sed -n 's/^tristate //p' "$tmp/closure.out" | LC_ALL=C sort -u >"$tmp/tristate"
 {
 	echo "# The drivers of the devices of: $(for f in "$@"; do basename "$f"; done | paste -sd' ')"
 	echo "# as arm64 defconfig builds them (tools/board-config.sh at $(kgit rev-parse --short "$rev"))."
-	awk -F= 'NR == FNR { own[$0] = 1; next } !($1 in own)' "$tmp/own" "$tmp/closure.out" | LC_ALL=C sort -u
+	grep -v '^tristate ' "$tmp/closure.out" |
+		awk -F= 'NR == FNR { own[$0] = 1; next } !($1 in own)' "$tmp/own" - | LC_ALL=C sort -u
 } >"$outf.new"
+# Its GKI-like twin (build configuration gki): what a generic kernel for
+# many SoCs builds as modules, every Samsung/Exynos tristate of it.
+{
+	echo "# GKI-like: every Samsung/Exynos tristate below a module."
+	awk -F= 'NR == FNR { tri[$0] = 1; next }
+		$1 in tri && $1 ~ /EXYNOS|SAMSUNG|S3C|S5P/ && $2 == "y" { print $1 "=m"; next }
+		{ print }' "$tmp/tristate" "$outf.new"
+} >"${outf%.config}-gki.config"
 mv "$outf.new" "$outf"
 awk 'NR == FNR { if ($1) reg[$2] = 1; next } ($1 in reg)' "$tmp/nodes" "$tmp/drivers" | LC_ALL=C sort -u >"$outf.drivers"
 echo "board-config: $(grep -c '^CONFIG_' "$outf") options in $outf" >>"$log"

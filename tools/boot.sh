@@ -11,7 +11,7 @@
 # shellcheck source=tools/kbuild.sh
 . "$TOP/tools/kbuild.sh"
 
-[ $# -eq 2 ] || die "usage: tools/boot.sh REV CONFIG (CONFIG: builtin or modular)"
+[ $# -eq 2 ] || die "usage: tools/boot.sh REV CONFIG (CONFIG: builtin, modular or gki)"
 rev=$1 cfg=$2
 kb_check_config_name "$cfg"
 timeout_s=${BOOT_TIMEOUT:-120}

@@ -3,7 +3,7 @@
 # tools/build.sh REV CONFIG: check REV out (detached) in $KSRC and build an
 # arm64 Image and modules for QEMU virt out of tree in
 # $WORK/build/<rev>-<CONFIG>, then stage the modules with depmod.
-#   CONFIG          builtin | modular (any boot/configs/<CONFIG>.config but virt)
+#   CONFIG          builtin | modular | gki (any boot/configs/<CONFIG>.config but virt)
 #   EXTRA_FRAGMENT  extra config fragment(s), merged last (tests)
 #   KB_BOARD_FRAGMENT  the drivers of whole boards (tools/board-config.sh),
 #                   built in $WORK/build/<rev>-<CONFIG>-board
@@ -12,7 +12,7 @@
 # shellcheck source=tools/kbuild.sh
 . "$TOP/tools/kbuild.sh"
 
-[ $# -eq 2 ] || die "usage: tools/build.sh REV CONFIG (CONFIG: builtin or modular)"
+[ $# -eq 2 ] || die "usage: tools/build.sh REV CONFIG (CONFIG: builtin, modular or gki)"
 rev=$1 cfg=$2
 kb_check_config_name "$cfg"
 need make make ${KB_CROSS}gcc gcc-aarch64-linux-gnu flock util-linux \

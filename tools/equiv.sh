@@ -20,8 +20,11 @@
 # in boot/equiv/expected-differences pass; any other fails, and the diff
 # is printed and kept in $WORK/logs.
 #   EQ_A, EQ_B   "REV CONFIG" of the baseline and of the series
-#                (default "v<base> builtin" and "integration modular")
-#   EQ_ORDERS    module orders to try on a modular EQ_B (default 12)
+#                (default "v<base> builtin" and "integration modular";
+#                CONFIG gki with EQ_WHOLE: every Samsung/Exynos tristate
+#                of the boards' drivers a module too, GKI-like)
+#   EQ_GKI       non-empty: EQ_B's CONFIG defaults to gki
+#   EQ_ORDERS    module orders to try on a modular or gki EQ_B (default 12)
 #   EQ_ORDER     the module order of the series' first boot (default:
 #                modules.dep order), e.g. to make a probe defer past init
 #   EQ_SEED      seed of the order sample (default: from the series kernel
@@ -32,7 +35,7 @@
 #                drivers of the boards' own devices (tools/board-config.sh,
 #                from the DTBs), graft places those devices too, and their
 #                modules join the orders; default SoCs: the real boards.
-#                The drivers are those of every board of the base
+#                The drivers are those of every board of the base.
 #   EQ_DTSI_<soc>, EQ_REGS_<soc>   other SoC description files ('-' in
 #                <soc> spelled '_'), for both
 #                kernels; EQ_DTSI_B_<soc>, EQ_REGS_B_<soc> for the series
@@ -59,7 +62,13 @@ eq_base_socs() {
 socs=("$@")
 [ ${#socs[@]} -gt 0 ] || mapfile -t socs < <(eq_base_socs ${EQ_WHOLE:+boards})
 read -r rev_a cfg_a <<<"${EQ_A:-$(base_tag) builtin}"
-read -r rev_b cfg_b <<<"${EQ_B:-integration modular}"
+read -r rev_b cfg_b <<<"${EQ_B:-integration ${EQ_GKI:+gki}}"
+cfg_b=${cfg_b:-modular}
+[ -z "${EQ_GKI:-}" ] || [ -n "${EQ_WHOLE:-}" ] || die "EQ_GKI=1 needs EQ_WHOLE=1: the GKI-like side differs from modular in the boards' drivers only"
+# The series' modules (their compatibles, the orders) come from cfg_b when
+# it builds them (modular, or gki: GKI-like), else from its modular build.
+mods_cfg=modular
+[ "$cfg_b" != gki ] || mods_cfg=gki
 orders=${EQ_ORDERS:-12}
 expected=${EQ_EXPECTED:-$TOP/boot/equiv/expected-differences}
 [ -f "$expected" ] || die "no expectations file $expected"
@@ -159,8 +168,8 @@ eq_board_inputs() {
 	[ -z "${board_inputs_done:-}" ] || return 0
 	gcc -O2 -Wall -Wextra -Werror -o "$out/graft" "$TOP/boot/graft.c" -lfdt ||
 		die "boot/graft.c does not compile (above; libfdt-dev comes with make deps)"
-	[ "$cfg_b" = modular ] || eq_kernel "$rev_b" modular >/dev/null
-	o=$(kb_outdir "$rev_b" modular)
+	[ "$cfg_b" = "$mods_cfg" ] || eq_kernel "$rev_b" "$mods_cfg" >/dev/null
+	o=$(kb_outdir "$rev_b" "$mods_cfg")
 	kb_samsung_compatibles "$o" "$rev_a" >"$out/compat.new" && [ -s "$out/compat.new" ] ||
 		die "no compatibles in the modules of $o"
 	# The MCT too: built in, but it needs the series' clocks.
@@ -404,7 +413,7 @@ for soc in "${socs[@]}"; do
 
 	tried=1
 	mapfile -t mods < <(eq_modules "$rev_b" "$cfg_b")
-	if [ "$cfg_b" = modular ] && [ ${#mods[@]} -gt 1 ] && [ "$orders" -gt 1 ]; then
+	if [ "$cfg_b" = "$mods_cfg" ] && [ ${#mods[@]} -gt 1 ] && [ "$orders" -gt 1 ]; then
 		step "equiv $soc: $orders module orders of ${#mods[@]} modules: modules.dep, clock modules last, all at once, the PMU last, seed $seed (replay: EQ_SEED=$seed)"
 		for i in $(seq 2 "$orders"); do
 			case $i in

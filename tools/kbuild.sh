@@ -53,15 +53,21 @@ kb_outdir() { printf '%s\n' "$WORK/build/${BUILD_NAME:-$(kb_name "$1")}-$2${KB_B
 # modular (default topics/<t>/modular.config), topics/<t>/<CONFIG>.config
 # otherwise. It counts only when the topic's branch is merged into REV:
 # the base tree cannot give a symbol the prompt only the topic adds.
+# gki is modular with the board fragment's GKI-like twin.
 kb_fragments() {
-	local rev=$1 cfg=$2 t d f b
-	KB_FRAGMENTS=("$KB_CONFIGS/virt.config" ${KB_BOARD_FRAGMENT:+"$KB_BOARD_FRAGMENT"} "$KB_CONFIGS/$cfg.config")
+	local rev=$1 cfg=$2 t d f b as=$2 board=${KB_BOARD_FRAGMENT:-}
+	if [ "$cfg" = gki ]; then
+		as=modular
+		[ -z "$board" ] || board=${board%.config}-gki.config
+	fi
+	KB_FRAGMENTS=("$KB_CONFIGS/virt.config" ${board:+"$board"} "$KB_CONFIGS/$as.config")
+	[ "$as" = "$cfg" ] || KB_FRAGMENTS+=("$KB_CONFIGS/$cfg.config")
 	if [ -f "$TOPICS/merge-order" ]; then
 		for t in $(topic_list); do
 			topic_dir "$t" >/dev/null # dies here, not in a subshell, if unknown
 			d=$TOPICS/$t
-			f=$d/$cfg.config
-			if [ "$cfg" = modular ] && grep -q '^[[:space:]]*fragment[[:space:]]*=' "$d/topic.conf"; then
+			f=$d/$as.config
+			if [ "$as" = modular ] && grep -q '^[[:space:]]*fragment[[:space:]]*=' "$d/topic.conf"; then
 				f=$TOP/$(conf_get "$d/topic.conf" fragment)
 				[ -f "$f" ] || die "$TOPICS_REL/$t/topic.conf: fragment '${f#"$TOP/"}' does not exist"
 			fi
@@ -286,11 +292,16 @@ kb_configure() {
 # option is the one that asked. Prints one line per mismatch to stderr and
 # returns 1.
 kb_check_config() {
-	local cfg=$1 f
+	local cfg=$1 f board=${KB_BOARD_FRAGMENT:-}
 	shift
-	# The board fragment is a wish list: say what of it did not stick.
+	# The board fragment (or its GKI-like twin) is a wish list: say what
+	# of it did not stick.
 	for f; do
-		[ "$f" != "${KB_BOARD_FRAGMENT:-}" ] || { kb_board_report "$cfg" "$f"; shift; continue; }
+		if [ -n "$board" ] && { [ "$f" = "$board" ] || [ "$f" = "${board%.config}-gki.config" ]; }; then
+			kb_board_report "$cfg" "$f"
+			shift
+			continue
+		fi
 		set -- "$@" "$f"
 		shift
 	done

@@ -28,6 +28,8 @@ steps=(
 	"equiv|$TOP/tools/equiv.sh"
 	# Whole boards: the six real boards of 6.1, one pair of kernels.
 	"equiv-whole|env EQ_WHOLE=1 $TOP/tools/equiv.sh"
+	# The same boards, GKI-like: every Samsung/Exynos tristate a module.
+	"equiv-gki|env EQ_WHOLE=1 EQ_GKI=1 $TOP/tools/equiv.sh"
 	"exynos4210|$TOP/tools/exynos4210.sh"
 	# The second base, Debian's linux-source-6.12 (topics/6.12/).
 	"tree-6.12|env BASE=6.12 $TOP/tools/tree.sh"
@@ -38,6 +40,7 @@ steps=(
 	"equiv-6.12|env BASE=6.12 $TOP/tools/equiv.sh"
 	# Whole boards: the seven real boards of 6.12 (gs101's oriole too).
 	"equiv-whole-6.12|env BASE=6.12 EQ_WHOLE=1 $TOP/tools/equiv.sh"
+	"equiv-gki-6.12|env BASE=6.12 EQ_WHOLE=1 EQ_GKI=1 $TOP/tools/equiv.sh"
 	"exynos4210-6.12|env BASE=6.12 $TOP/tools/exynos4210.sh"
 )
 
@@ -70,6 +73,7 @@ knobs() {
   EQ_SEED=<from the series kernel>   seed of the sampled module orders (printed, to replay)
   EQ_EXPECTED=boot/equiv/expected-differences   the expected differences
   EQ_WHOLE=                       non-empty: whole boards, the drivers of the boards' devices built and bound too (real boards only)
+  EQ_GKI=                         non-empty, with EQ_WHOLE: the series side GKI-like (CONFIG gki: every Samsung/Exynos tristate a module)
   EQ_DTSI_<soc>, EQ_REGS_<soc>, EQ_DTSI_B_<soc>, EQ_REGS_B_<soc>
                                   other SoC descriptions, for both sides or the series only
   E4_A=v<base>, E4_B=integration   make exynos4210: the ARM32 baseline and series revisions
