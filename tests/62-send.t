@@ -41,6 +41,15 @@ check "To/Cc come from get_maintainer.pl: the Samsung clock maintainers and list
 base=$(git -C "$KSRC" rev-parse "$(cat "$KSRC/.git/exynos-gki/base-tag")^{commit}")
 check "the cover letter names the base commit" grep -q "^base-commit: $base" "$out_dir"/0000-*.eml
 
+# A stacked topic (soc on pinctrl) is based on a tip no public tree has:
+# its cover letter names the tree's base, and pinctrl's patches by their
+# patch-ids, in the order they apply.
+SERIES_AUTHOR=$me run_tool make -C "$SCRATCH" send TOPIC=soc
+want=$(for c in $(kgit rev-list --reverse "$base..topic/pinctrl"); do kgit show "$c" | git patch-id --stable | cut -d' ' -f1; done)
+check "a stacked topic names the tree's base, and the topic below it patch by patch (prerequisite-patch-id)" eval \
+	'passed && grep -q "^base-commit: $base" "$WORK"/send/soc-v3/0000-*.eml && test -n "$want" &&
+	test "$(sed -n "s/^prerequisite-patch-id: //p" "$WORK"/send/soc-v3/0000-*.eml)" = "$want"'
+
 # As a maintainer takes it: the thread as one mbox, b4 am, git am.
 am=$TEST_ROOT/send-am
 rm -rf "$am" && mkdir -p "$am"
@@ -58,7 +67,10 @@ ignore=$(awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = "," }' "$SCRATCH/topic
 bad=0
 for f in "$out_dir"/*.eml; do
 	[[ $f != */0000-* ]] || continue
-	(cd "$KSRC" && perl scripts/checkpatch.pl --strict -q --no-summary --ignore "$ignore" "$f") >"$am/cp.log" 2>&1 ||
+	# From $am, as the checkpatch gate runs it: checkpatch leaves its cache
+	# of CamelCase names in the current directory.
+	(cd "$am" && GIT_DIR=$KSRC/.git perl "$KSRC/scripts/checkpatch.pl" --root="$KSRC" --strict -q --no-summary \
+		--ignore "$ignore" "$f") >"$am/cp.log" 2>&1 ||
 		{ bad=$((bad + 1)); diag <"$am/cp.log"; }
 done
 check "every patch message passes checkpatch --strict (the topic's profile ignored)" test "$bad" = 0

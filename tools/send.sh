@@ -7,8 +7,9 @@
 # from the tree's own scripts/get_maintainer.pl over its MAINTAINERS (b4
 # prep --auto-to-cc) and the topic's lists in MAINTAINERS.local, and, when
 # revision n-1 was written here before, git range-diff against it at the
-# end of the cover letter. Written to $WORK/send/<topic>-v<n>/, from
-# branch send/<topic> in $KSRC.
+# end of the cover letter. A topic stacked on another names the tree's
+# base and the other topic's patches (prerequisite-patch-id). Written to
+# $WORK/send/<topic>-v<n>/, from branch send/<topic> in $KSRC.
 #
 # The mail carries the identity of whoever runs this: SERIES_AUTHOR="Name
 # <address>", else git's user.name and user.email. The topic branches are
@@ -122,6 +123,19 @@ step "send: b4 send -o $out"
 (cd "$wt" && b4 send -o "$out" --no-sign ${cc:+--cc $cc}) >"$out/.b4.log" 2>&1 ||
 	{ cat "$out/.b4.log" >&2; die "b4 send failed (above)"; }
 rm -f "$out/.b4.log" "$cover"
+# A topic stacked on another is based on that topic's tip, which no public
+# tree has: its cover letter names the tree's base instead, and the
+# patches that go first by their patch-ids, as git format-patch --base
+# writes them (the kernel test robot applies those first).
+if [ "$(conf_get "$dir/topic.conf" base)" != base ]; then
+	kgit format-patch --stdout --base="$(base_tag)" "$base..$branch" |
+		grep -E '^(base-commit|prerequisite-patch-id): ' | awk '!seen[$0]++' >"$out/.deps"
+	c=$(echo "$out"/0000-*.eml)
+	[ "$(grep -c '^base-commit: ' "$c")" = 1 ] || die "$c: b4 wrote no single base-commit line to replace"
+	awk 'NR == FNR { deps = deps $0 "\n"; next } /^base-commit: / { printf "%s", deps; next } { print }' \
+		"$out/.deps" "$c" >"$c.new" && mv "$c.new" "$c"
+	rm -f "$out/.deps"
+fi
 # This revision's patches (after b4's cover letter commit), for the next.
 first=$(wgit rev-list --reverse "$base..HEAD" | sed -n 1p)
 [ -z "$(wgit diff "$first^" "$first")" ] || die "b4's branch does not start with its cover letter commit: $(wgit log -1 --oneline "$first")"
