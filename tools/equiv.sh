@@ -135,13 +135,13 @@ eq_dt_tools() {
 }
 
 # eq_machine SOC: QEMU's machine for SOC: virt, with the options of
-# "virt =" in its .conf (gs101's PMU writes go through the secure
-# monitor: virtualization=on puts QEMU's PSCI firmware on the SMC conduit,
-# where it answers calls it does not know with NOT_SUPPORTED; without it,
-# an SMC is an undefined instruction).
+# "virt-<base> =" or else "virt =" in its .conf (gs101's PMU writes go
+# through the secure monitor: virtualization=on puts QEMU's PSCI firmware
+# on the SMC conduit, where it answers calls it does not know with
+# NOT_SUPPORTED; without it, an SMC is an undefined instruction).
 eq_machine() {
 	local opts
-	opts=$(conf_get "$TOP/boot/soc/$1.conf" virt "")
+	opts=$(conf_get "$TOP/boot/soc/$1.conf" "virt-$BASE" "$(conf_get "$TOP/boot/soc/$1.conf" virt "")")
 	echo "virt${opts:+,$opts}"
 }
 
