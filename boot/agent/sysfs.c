@@ -347,6 +347,32 @@ static int ms_since(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+/*
+ * The longest runtime-PM autosuspend delay of a platform device, in ms
+ * (the attribute reads as an error for a device without autosuspend).
+ */
+static int max_autosuspend_ms(void)
+{
+	DIR *dir = opendir("/sys/bus/platform/devices");
+	struct dirent *d;
+	char path[400], *s;
+	int max = 0, v;
+
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/power/autosuspend_delay_ms",
+			 d->d_name);
+		s = read_file(path);
+		if (s && sscanf(s, "%d", &v) == 1 && v > max)
+			max = v;
+		free(s);
+	}
+	if (dir)
+		closedir(dir);
+	return max;
+}
+
 void settle(const char *bus)
 {
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
@@ -375,11 +401,16 @@ void settle(const char *bus)
 	ms += waited;
 	/*
 	 * A bound consumer's runtime PM turns its clocks off after an
-	 * autosuspend delay (800 ms for the SPI controllers): on a whole
-	 * board, wait until the clocks agree over a longer time too.
+	 * autosuspend delay (the SPI controllers': 800 ms on 6.1, 2 s on
+	 * 6.12): on a whole board, wait until the clocks agree over a time
+	 * longer than any such delay.
 	 */
 	if (getenv("eq_whole")) {
-		free(look_until_same(clk_summary, 1000, 5000, &waited));
+		int delay = max_autosuspend_ms() + 500;
+
+		if (delay < 1000)
+			delay = 1000;
+		free(look_until_same(clk_summary, delay, 5000 + delay, &waited));
 		ms += waited;
 	}
 	say("# settled after %d ms", ms);
