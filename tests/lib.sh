@@ -122,16 +122,18 @@ pristine_work() {
 # links), except the tools' state and the symlinks. A symlink's mtime,
 # changed through another tree's link while git status runs here, makes
 # status list it as modified without reading it (regular files it
-# re-reads); a copy of each symlink of its own keeps the trees apart.
+# re-reads); a symlink of its own in each tree keeps them apart.
 clone_pristine() {
 	local p f
 	p=$(pristine_work) || { echo "Bail out! cannot import the kernel tree"; exit 1; }
 	cp -al "$p/linux" "$1"
 	rm -rf "$1/.git/exynos-gki"
 	cp -a "$p/linux/.git/exynos-gki" "$1/.git/"
+	# A new link, not a copy: cp takes the two links of one inode for the
+	# same file and does nothing.
 	git -C "$1" ls-files -s | awk '$1 == "120000" { print $4 }' | while IFS= read -r f; do
-		cp -PT --remove-destination "$p/linux/$f" "$1/$f"
-	done
+		ln -sfn "$(readlink "$p/linux/$f")" "$1/$f" || exit
+	done || { echo "Bail out! cannot give $1 symlinks of its own"; exit 1; }
 }
 
 # fresh_work NAME: a scratch WORK holding an imported, untouched tree.
